@@ -1,0 +1,63 @@
+//! Arguments and helpers shared by several subcommands.
+
+use anyhow::Context;
+use checkers_rules::{Position, SquareNotation, Variant};
+use clap::ValueEnum;
+
+/// `--variant` values.
+#[derive(Clone, Copy, Debug, Default, ValueEnum)]
+pub enum VariantArg {
+    #[default]
+    English,
+    Russian,
+}
+
+impl From<VariantArg> for Variant {
+    fn from(v: VariantArg) -> Variant {
+        match v {
+            VariantArg::English => Variant::English,
+            VariantArg::Russian => Variant::Russian,
+        }
+    }
+}
+
+/// `--notation` values.
+#[derive(Clone, Copy, Debug, Default, ValueEnum)]
+pub enum NotationArg {
+    #[default]
+    Numeric,
+    Algebraic,
+}
+
+impl From<NotationArg> for SquareNotation {
+    fn from(n: NotationArg) -> SquareNotation {
+        match n {
+            NotationArg::Numeric => SquareNotation::Numeric,
+            NotationArg::Algebraic => SquareNotation::Algebraic,
+        }
+    }
+}
+
+/// The variant and optional FEN every position-taking command accepts.
+#[derive(clap::Args, Debug, Clone)]
+pub struct PositionArgs {
+    /// Rules to play by.
+    #[arg(long, value_enum, default_value_t = VariantArg::English)]
+    pub variant: VariantArg,
+    /// Start from this position (PDN FEN, e.g. `B:W21,22,K30:B1,2,K5`) instead of the start.
+    #[arg(long)]
+    pub fen: Option<String>,
+}
+
+impl PositionArgs {
+    pub fn variant(&self) -> Variant {
+        self.variant.into()
+    }
+    pub fn position(&self) -> anyhow::Result<Position> {
+        let variant = self.variant();
+        match &self.fen {
+            None => Ok(Position::start(variant)),
+            Some(text) => Position::from_fen(variant, text).with_context(|| format!("bad --fen `{text}`")),
+        }
+    }
+}

@@ -1,0 +1,35 @@
+//! # checkers-rules
+//!
+//! The exact rules of English (American) checkers and Russian draughts, shaped so that more
+//! draughts variants can join on the same core. It holds positions as small `Copy` values on
+//! bitboards, generates legal moves (compulsory and multi-jump captures, crowning, flying
+//! kings, Turkish strike, promotion during a capture), keeps games with their history and
+//! decides their outcome, and reads and writes FEN, move text and PDN.
+//!
+//! Everything else in the project stands on this crate: the engine searches with it, the
+//! terminal game and the server referee with it. It therefore does no I/O and must never
+//! depend on the engine, the server, the command line or any async or database crate.
+//!
+//! ```
+//! use checkers_rules::{Position, Variant};
+//! let start = Position::start(Variant::English);
+//! assert_eq!(start.legal_moves().len(), 7);
+//! assert_eq!(checkers_rules::perft(&start, 6), 36768);
+//! ```
+
+mod error;
+mod fen;
+mod movegen;
+mod moves;
+mod notation;
+mod perft;
+mod position;
+mod square;
+
+pub use error::{FenError, FenLoadError, IllegalMove, PositionError, VariantError};
+pub use fen::{parse_fen, parse_square, to_fen, to_fen_with, SquareNotation};
+pub use moves::{Move, MoveList};
+pub use notation::MoveTextError;
+pub use perft::{perft, perft_divide, Perft, PerftMode};
+pub use position::{Color, Piece, Position, Role, Setup, Variant, MAX_PIECES_PER_SIDE};
+pub use square::{Square, SquareIter, SquareSet};

@@ -1,0 +1,251 @@
+//! Move text: writing moves in PDN and Hub form, and reading what people and files write.
+//!
+//! PDN long form lists every square the piece stops on (`11-15`, `9x18x27`). A flying king
+//! that goes on capturing in the same direction is written as stopping just beyond the piece
+//! it captured (FMJD rule), so every move has one long form. Input may be the long form, the
+//! short `from x to` form when it names one move, any route in between, with separators `-`,
+//! `x`, `:` or spaces, and squares as numbers or (any variant) algebraic names.
+
+use thiserror::Error;
+
+use crate::fen::{parse_square, SquareNotation};
+use crate::moves::Move;
+use crate::position::Position;
+use crate::square::Square;
+
+/// Why move text did not name a legal move.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum MoveTextError {
+    #[error("`{0}` is not move text (expected squares such as 11-15 or 9x18x27)")]
+    Syntax(String),
+    #[error("`{text}` is not a square")]
+    BadSquare { text: String },
+    #[error("{text} is not a legal move: {reason}")]
+    Illegal { text: String, reason: String },
+    #[error("{text} is ambiguous: it could be {}", candidates.join(" or "))]
+    Ambiguous { text: String, candidates: Vec<String> },
+}
+
+impl Move {
+    /// The squares this move stops on, start first, end last: the route that its PDN long form
+    /// names.
+    pub fn route(&self, position: &Position) -> Vec<Square> {
+        if !self.is_capture() {
+            return vec![self.from, self.to];
+        }
+        let routes = position.capture_routes();
+        let route =
+            routes.into_iter().filter(|(m, _)| m == self).map(|(_, r)| canonical_route(r, self)).min();
+        route.unwrap_or_else(|| vec![self.from, self.to])
+    }
+
+    /// PDN long form: `11-15`, `9x18x27` (or `c3-d4`, `c3xe5` with algebraic squares).
+    pub fn to_pdn(&self, position: &Position, notation: SquareNotation) -> String {
+        let sep = if self.is_capture() { "x" } else { "-" };
+        self.route(position).iter().map(|s| notation.write(*s)).collect::<Vec<_>>().join(sep)
+    }
+
+    /// Short form: `from-to` or `fromxto`.
+    pub fn to_short(&self, notation: SquareNotation) -> String {
+        let sep = if self.is_capture() { "x" } else { "-" };
+        format!("{}{sep}{}", notation.write(self.from), notation.write(self.to))
+    }
+
+    /// Hub protocol form: `from-to`, or `fromxtoxc1xc2...` with captured squares ascending.
+    pub fn to_hub(&self) -> String {
+        if !self.is_capture() {
+            return format!("{}-{}", self.from.number(), self.to.number());
+        }
+        let mut out = format!("{}x{}", self.from.number(), self.to.number());
+        for sq in self.captured().squares() {
+            out.push('x');
+            out.push_str(&sq.number().to_string());
+        }
+        out
+    }
+}
+
+/// Where a king goes on capturing in the same direction, names the square just beyond the
+/// piece it captured as the stop between the two captures.
+fn canonical_route(mut route: Vec<Square>, mv: &Move) -> Vec<Square> {
+    if route.len() < 3 {
+        return route;
+    }
+    let dir = |a: Square, b: Square| {
+        let df = b.file() as i32 - a.file() as i32;
+        let dr = b.rank() as i32 - a.rank() as i32;
+        (df.signum(), dr.signum())
+    };
+    for i in 1..route.len() - 1 {
+        let (d_in, d_out) = (dir(route[i - 1], route[i]), dir(route[i], route[i + 1]));
+        if d_in != d_out {
+            continue;
+        }
+        // Walk from the previous stop to the captured piece; the stop goes just beyond it.
+        let (mut f, mut r) = (route[i - 1].file() as i32, route[i - 1].rank() as i32);
+        loop {
+            f += d_in.0;
+            r += d_in.1;
+            let Some(sq) = Square::from_coords(f as u32, r as u32) else {
+                break;
+            };
+            if mv.captured().contains(sq) {
+                if let Some(next) = Square::from_coords((f + d_in.0) as u32, (r + d_in.1) as u32) {
+                    route[i] = next;
+                }
+                break;
+            }
+        }
+    }
+    route
+}
+
+/// The squares named by move text and whether it used capture separators.
+fn tokens(text: &str) -> Result<Vec<Square>, MoveTextError> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Err(MoveTextError::Syntax(text.to_string()));
+    }
+    let parts: Vec<&str> = t
+        .split(|c: char| c == '-' || c == 'x' || c == 'X' || c == ':' || c.is_whitespace())
+        .filter(|p| !p.is_empty())
+        .collect();
+    if parts.len() < 2 {
+        return Err(MoveTextError::Syntax(text.to_string()));
+    }
+    parts
+        .iter()
+        .map(|p| parse_square(p).ok_or_else(|| MoveTextError::BadSquare { text: p.to_string() }))
+        .collect()
+}
+
+impl Position {
+    /// Reads move text and finds the legal move it names.
+    ///
+    /// The text names a move when its first square is the start, its last the end, and any
+    /// squares between are stops of one of the move's routes, in order.
+    pub fn parse_move(&self, text: &str) -> Result<Move, MoveTextError> {
+        let squares = tokens(text)?;
+        let shown = text.trim().to_string();
+        let legal = self.legal_moves();
+        let (first, last) = (squares[0], squares[squares.len() - 1]);
+        let mut found: Vec<Move> = Vec::new();
+        let routes = if legal.iter().any(|m| m.is_capture()) { self.capture_routes() } else { Vec::new() };
+        for mv in legal.iter() {
+            if mv.from != first || mv.to != last {
+                continue;
+            }
+            let matches = if squares.len() == 2 || !mv.is_capture() {
+                squares.len() == 2
+            } else {
+                routes.iter().any(|(m, r)| m == mv && is_subsequence(&squares, r))
+            };
+            if matches && !found.contains(mv) {
+                found.push(*mv);
+            }
+        }
+        match found.len() {
+            1 => Ok(found[0]),
+            0 => Err(MoveTextError::Illegal { text: shown, reason: self.explain_illegal(first, last) }),
+            _ => Err(MoveTextError::Ambiguous {
+                text: shown,
+                candidates: found.iter().map(|m| m.to_pdn(self, SquareNotation::Numeric)).collect(),
+            }),
+        }
+    }
+
+    /// The legal move with these start and end squares and, if given, this captured set
+    /// (how the Hub protocol names moves).
+    pub fn find_move(&self, from: Square, to: Square, captured: Option<&[Square]>) -> Option<Move> {
+        let set: Option<crate::SquareSet> = captured.map(|c| c.iter().copied().collect());
+        let mut candidates = self
+            .legal_moves()
+            .iter()
+            .filter(|m| m.from == from && m.to == to && set.is_none_or(|s| m.captured() == s))
+            .copied()
+            .collect::<Vec<_>>();
+        if candidates.len() == 1 {
+            candidates.pop()
+        } else {
+            None
+        }
+    }
+
+    /// A sentence saying why no legal move goes from `from` to `to`, naming what can be played.
+    pub fn explain_illegal(&self, from: Square, to: Square) -> String {
+        let legal = self.legal_moves();
+        let n = SquareNotation::Numeric;
+        let list = |moves: Vec<String>| -> String {
+            match moves.len() {
+                0 => String::new(),
+                1 => moves[0].clone(),
+                _ => format!("{} or {}", moves[..moves.len() - 1].join(", "), moves[moves.len() - 1]),
+            }
+        };
+        if legal.is_empty() {
+            return "the game is over: there is no legal move".to_string();
+        }
+        match self.piece_at(from) {
+            None => return format!("there is no piece on {from}"),
+            Some(p) if p.color != self.turn() => {
+                return format!("the piece on {from} is not yours; {} is to move", self.turn().name())
+            }
+            _ => {}
+        }
+        let captures: Vec<String> =
+            legal.iter().filter(|m| m.is_capture()).map(|m| m.to_pdn(self, n)).collect();
+        let from_here: Vec<&Move> = legal.iter().filter(|m| m.from == from).collect();
+        if !captures.is_empty() && from_here.is_empty() {
+            return format!("a capture is compulsory: {}", list(captures));
+        }
+        if from_here.is_empty() {
+            return format!("the piece on {from} cannot move");
+        }
+        let targets: Vec<String> = {
+            let mut t: Vec<Square> = from_here.iter().map(|m| m.to).collect();
+            t.sort_by_key(|s| s.number());
+            t.dedup();
+            t.iter().map(|s| s.to_string()).collect()
+        };
+        if !captures.is_empty() {
+            let own: Vec<String> = from_here.iter().map(|m| m.to_pdn(self, n)).collect();
+            if own.iter().any(|m| m.starts_with(&format!("{from}x"))) && from_here.iter().any(|m| m.to == to)
+            {
+                return format!("that route is not one of the captures: {}", list(own));
+            }
+            return format!("a capture is compulsory: {}", list(captures));
+        }
+        format!("{from} can go to {}", list(targets))
+    }
+}
+
+fn is_subsequence(needle: &[Square], hay: &[Square]) -> bool {
+    let mut it = hay.iter();
+    needle.iter().all(|n| it.any(|h| h == n))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Variant;
+
+    #[test]
+    fn start_moves_in_pdn_and_hub() {
+        let p = Position::start(Variant::English);
+        let mut texts: Vec<String> =
+            p.legal_moves().iter().map(|m| m.to_pdn(&p, SquareNotation::Numeric)).collect();
+        texts.sort();
+        assert_eq!(texts, ["10-14", "10-15", "11-15", "11-16", "12-16", "9-13", "9-14"]);
+        let m = p.parse_move("11 15").unwrap();
+        assert_eq!(m.to_hub(), "11-15");
+        let err = p.parse_move("11-14").unwrap_err();
+        assert_eq!(err.to_string(), "11-14 is not a legal move: 11 can go to 15 or 16");
+    }
+
+    #[test]
+    fn compulsory_capture_is_explained() {
+        let p = Position::from_fen(Variant::English, "B:W14,15:B9,10,11").unwrap();
+        let err = p.parse_move("11-16").unwrap_err();
+        assert!(err.to_string().contains("a capture is compulsory"), "{err}");
+    }
+}

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# The project's test command (the one the README gives). It sets up what the tests need on a
+# fresh machine, then runs every test in the workspace.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# Services and tools some tests need are prepared by scripts/setup-test-deps.sh when present.
+if [[ -x scripts/setup-test-deps.sh ]]; then
+    scripts/setup-test-deps.sh
+fi
+
+cargo test --workspace --all-targets "$@"
+cargo test --workspace --doc
