@@ -23,6 +23,10 @@ enum Command {
     Moves(commands::moves::Args),
     /// Count move sequences of a given length (move generator test and benchmark).
     Perft(commands::perft::Args),
+    /// Search a position and print the engine's lines (`info ...`) and `bestmove`.
+    Analyse(commands::analyse::Args),
+    /// Search fixed positions to a fixed depth: prints the node signature and speed.
+    Bench(commands::bench::Args),
 }
 
 fn main() {
@@ -30,6 +34,8 @@ fn main() {
     let result = match cli.command {
         Command::Moves(args) => commands::moves::run(args),
         Command::Perft(args) => commands::perft::run(args),
+        Command::Analyse(args) => commands::analyse::run(args),
+        Command::Bench(args) => commands::bench::run(args),
     };
     if let Err(err) = result {
         eprintln!("error: {err:#}");

@@ -1,1 +1,54 @@
-//! placeholder
+//! # checkers-engine
+//!
+//! The computer player of the project: a search (iterative deepening principal variation
+//! search with a transposition table, killer and history ordering, late move reductions,
+//! capture resolution to quiet positions, Lazy SMP threads), an evaluation for each variant
+//! with endgame knowledge, time management, and nine playing levels from beginner to master.
+//! Callers hold an [`Engine`], give it a position, the game's earlier positions and
+//! [`Limits`], and get a [`SearchResult`] whose move is always legal.
+//!
+//! It stands on `checkers-rules` alone: no I/O, no protocol, no terminal or network code
+//! (the Hub protocol, matches and games live in the command line and the server, which use
+//! this crate).
+//!
+//! ```
+//! use checkers_engine::{Engine, EngineOptions, Limits, StopHandle};
+//! use checkers_rules::{Position, Variant};
+//! let mut engine = Engine::new(EngineOptions { hash_mb: 4, threads: 1 });
+//! let start = Position::start(Variant::English);
+//! let result = engine.search(&start, &[], &Limits::depth(6), &StopHandle::new(), &mut |_| {});
+//! assert!(start.is_legal(&result.best_move.unwrap()));
+//! ```
+
+mod bench;
+mod engine;
+mod eval;
+mod level;
+mod limits;
+mod score;
+mod search;
+mod tt;
+
+pub use bench::{bench, BenchLine, BenchSummary, BENCH_DEPTH, BENCH_POSITIONS};
+pub use engine::{Engine, EngineOptions, SearchInfo, SearchResult};
+pub use eval::Weights;
+pub use level::{hint, judge, Level, LevelError};
+pub use limits::{Clock, Limits, StopHandle};
+pub use score::Score;
+
+use checkers_rules::{Move, Position, SquareNotation};
+
+/// A line of moves in PDN long form, separated by spaces, played from `position` (stops at
+/// the first move that is not legal where it falls).
+pub fn line_text(position: &Position, line: &[Move], notation: SquareNotation) -> String {
+    let mut current = *position;
+    let mut words = Vec::with_capacity(line.len());
+    for mv in line {
+        if !current.is_legal(mv) {
+            break;
+        }
+        words.push(mv.to_pdn(&current, notation));
+        current = current.play_unchecked(mv);
+    }
+    words.join(" ")
+}

@@ -1,2 +1,4 @@
+pub mod analyse;
+pub mod bench;
 pub mod moves;
 pub mod perft;

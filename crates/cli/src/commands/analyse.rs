@@ -1,0 +1,98 @@
+//! `checkers analyse`: searches a position and prints the engine's thinking, one line per
+//! finished iteration (`info depth D score S nodes N nps X pv ...`), then `bestmove M`.
+//! Moves are in PDN long form.
+
+use std::time::Duration;
+
+use anyhow::bail;
+use checkers_engine::{line_text, Engine, EngineOptions, Level, Limits, SearchInfo, StopHandle};
+use checkers_rules::SquareNotation;
+
+use crate::common::PositionArgs;
+
+#[derive(clap::Args, Debug)]
+#[command(group(clap::ArgGroup::new("limit").args(["depth", "movetime", "level"])))]
+pub struct Args {
+    #[command(flatten)]
+    position: PositionArgs,
+    /// Search this many plies deep.
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Search this many milliseconds (the default, 1000, when no limit is given).
+    #[arg(long)]
+    movetime: Option<u64>,
+    /// Search as this playing level would (1-9) and print the move it plays.
+    #[arg(long)]
+    level: Option<u32>,
+    /// Seed for the level's choices.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Transposition table size in MB.
+    #[arg(long, default_value_t = 64)]
+    hash: usize,
+    /// Search threads.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    if args.depth.is_some_and(|d| !(1..=100).contains(&d)) {
+        bail!("--depth must be between 1 and 100");
+    }
+    if args.movetime == Some(0) {
+        bail!("--movetime must be at least 1 (milliseconds)");
+    }
+    if !(1..=65536).contains(&args.hash) {
+        bail!("--hash is in MB, between 1 and 65536");
+    }
+    if !(1..=256).contains(&args.threads) {
+        bail!("--threads must be between 1 and 256");
+    }
+    let level = match args.level {
+        None => None,
+        Some(n) => match Level::new(n) {
+            Some(level) => Some(level),
+            None => bail!("--level must be between 1 and 9, found {n}"),
+        },
+    };
+    let position = args.position.position()?;
+    let mut engine = Engine::new(EngineOptions { hash_mb: args.hash, threads: args.threads });
+    let stop = StopHandle::new();
+    let mut print_info = |info: &SearchInfo| {
+        println!(
+            "info depth {} score {} nodes {} nps {} pv {}",
+            info.depth,
+            info.score,
+            info.nodes,
+            info.nps(),
+            line_text(&position, &info.pv, SquareNotation::Numeric)
+        );
+    };
+    let result = match level {
+        Some(level) => level.search(&mut engine, &position, &[], args.seed, &stop, &mut print_info),
+        None => {
+            let limits = match args.depth {
+                Some(d) => Limits::depth(d),
+                None => Limits::movetime(Duration::from_millis(args.movetime.unwrap_or(1000))),
+            };
+            engine.search(&position, &[], &limits, &stop, &mut print_info)
+        }
+    };
+    match result.best_move {
+        Some(mv) => {
+            if result.depth == 0 {
+                // Played without an iteration (a forced move): still say what it is worth.
+                println!(
+                    "info depth 0 score {} nodes {} nps {} pv {}",
+                    result.score,
+                    result.nodes,
+                    result.nps(),
+                    mv.to_pdn(&position, SquareNotation::Numeric)
+                );
+            }
+            println!("bestmove {}", mv.to_pdn(&position, SquareNotation::Numeric));
+        }
+        None => println!("bestmove (none)"),
+    }
+    Ok(())
+}

@@ -1,0 +1,37 @@
+//! `checkers bench`: searches the engine's fixed bench positions to a fixed depth (one
+//! thread, fixed table) and prints a line per position, then `nodes N nps X`. N is the
+//! search signature: it changes only when the search's behaviour does.
+
+use anyhow::bail;
+use checkers_engine::{bench, BenchLine, BENCH_DEPTH};
+use checkers_rules::SquareNotation;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Search depth in plies.
+    #[arg(long, default_value_t = BENCH_DEPTH)]
+    depth: u32,
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    if !(1..=60).contains(&args.depth) {
+        bail!("--depth must be between 1 and 60");
+    }
+    let mut n = 0;
+    let summary = bench(args.depth, &mut |line: &BenchLine| {
+        n += 1;
+        let best = line
+            .best_move
+            .map_or_else(|| "(none)".to_string(), |m| m.to_pdn(&line.position, SquareNotation::Numeric));
+        println!(
+            "position {n} {} {} bestmove {best} score {} nodes {} ms {}",
+            line.variant,
+            line.fen,
+            line.score,
+            line.nodes,
+            line.elapsed.as_millis()
+        );
+    });
+    println!("nodes {} nps {}", summary.nodes, summary.nps());
+    Ok(())
+}

@@ -1,0 +1,257 @@
+//! The engine a caller holds: options, the transposition table, per-thread tables, and the
+//! search entry points.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use checkers_rules::{Move, Position};
+
+use crate::eval::evaluate;
+use crate::limits::{Limits, StopHandle};
+use crate::score::Score;
+use crate::search::{Iteration, SearchConfig, Searcher, Shared, ThreadData};
+use crate::tt::TranspositionTable;
+
+/// How an [`Engine`] is built.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EngineOptions {
+    /// Transposition table size in MB.
+    pub hash_mb: usize,
+    /// Search threads (Lazy SMP). One thread with a node limit is deterministic.
+    pub threads: usize,
+}
+
+impl Default for EngineOptions {
+    fn default() -> EngineOptions {
+        EngineOptions { hash_mb: 64, threads: 1 }
+    }
+}
+
+/// Progress of a running search, reported after each finished iteration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchInfo {
+    /// Nominal depth of the iteration, in plies.
+    pub depth: u32,
+    /// Deepest ply reached (extensions and captures included).
+    pub seldepth: u32,
+    pub score: Score,
+    /// Nodes searched so far, all threads.
+    pub nodes: u64,
+    pub elapsed: Duration,
+    /// The principal variation from the searched position.
+    pub pv: Vec<Move>,
+}
+
+impl SearchInfo {
+    /// Nodes per second.
+    pub fn nps(&self) -> u64 {
+        nps(self.nodes, self.elapsed)
+    }
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The move to play: always legal in the searched position; `None` only when there is no
+    /// legal move (the side to move has lost).
+    pub best_move: Option<Move>,
+    pub score: Score,
+    /// Depth of the last finished iteration (0 when the move was played without searching).
+    pub depth: u32,
+    pub seldepth: u32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    /// The principal variation, starting with `best_move`.
+    pub pv: Vec<Move>,
+}
+
+impl SearchResult {
+    pub fn nps(&self) -> u64 {
+        nps(self.nodes, self.elapsed)
+    }
+}
+
+fn nps(nodes: u64, elapsed: Duration) -> u64 {
+    (nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64
+}
+
+/// A searching engine. Holds its transposition table between searches, so keep one per game
+/// (and call [`Engine::new_game`] between games).
+pub struct Engine {
+    options: EngineOptions,
+    tt: TranspositionTable,
+    threads: Vec<ThreadData>,
+}
+
+impl Engine {
+    /// Builds an engine, allocating its table (`hash_mb`) and `threads` thread tables (at
+    /// least one).
+    pub fn new(options: EngineOptions) -> Engine {
+        let options =
+            EngineOptions { hash_mb: options.hash_mb.max(1), threads: options.threads.clamp(1, 256) };
+        Engine {
+            options,
+            tt: TranspositionTable::new(options.hash_mb),
+            threads: (0..options.threads).map(|_| ThreadData::new()).collect(),
+        }
+    }
+
+    pub fn options(&self) -> EngineOptions {
+        self.options
+    }
+
+    /// Forgets everything learned (table, killers, history), as before a new game. After
+    /// this, a one-thread search under a node limit repeats exactly.
+    pub fn new_game(&mut self) {
+        self.tt.clear();
+        self.threads.iter_mut().for_each(ThreadData::clear);
+    }
+
+    /// Searches `position` within `limits` and returns the move to play.
+    ///
+    /// `history` holds the game's earlier positions, oldest first (each the position after
+    /// one more move), so repetitions and the move-count draw rules are seen; pass `&[]` if
+    /// unknown. `stop` ends the search from another thread at any moment; `on_info` hears of
+    /// every finished iteration. With exactly one legal move, it is returned at once.
+    pub fn search(
+        &mut self,
+        position: &Position,
+        history: &[Position],
+        limits: &Limits,
+        stop: &StopHandle,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        self.search_with(position, history, limits, stop, SearchConfig::default(), on_info)
+    }
+
+    /// The static evaluation of a position for the side to move (no search).
+    pub fn evaluate(position: &Position) -> Score {
+        Score::centipawns(evaluate(position))
+    }
+
+    pub(crate) fn search_with(
+        &mut self,
+        position: &Position,
+        history: &[Position],
+        limits: &Limits,
+        stop: &StopHandle,
+        config: SearchConfig,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        let started = Instant::now();
+        let legal = position.legal_moves();
+        match legal.len() {
+            0 => {
+                return SearchResult {
+                    best_move: None,
+                    score: Score::loss_in(0),
+                    depth: 0,
+                    seldepth: 0,
+                    nodes: 0,
+                    elapsed: started.elapsed(),
+                    pv: Vec::new(),
+                }
+            }
+            1 if !limits.infinite => {
+                let mv = legal[0];
+                let score = -Engine::evaluate(&position.play_unchecked(&mv));
+                return SearchResult {
+                    best_move: Some(mv),
+                    score,
+                    depth: 0,
+                    seldepth: 0,
+                    nodes: 1,
+                    elapsed: started.elapsed(),
+                    pv: vec![mv],
+                };
+            }
+            _ => {}
+        }
+
+        self.tt.new_search();
+        let done = AtomicBool::new(false);
+        let nodes = AtomicU64::new(0);
+        let shared = Shared { tt: &self.tt, stop: stop.flag(), done: &done, nodes: &nodes, started };
+        let (main_data, helpers) = self.threads.split_first_mut().expect("at least one thread");
+
+        let mut report = |it: &Iteration, total_nodes: u64| {
+            on_info(&SearchInfo {
+                depth: it.depth,
+                seldepth: it.seldepth,
+                score: Score(it.score),
+                nodes: total_nodes,
+                elapsed: started.elapsed(),
+                pv: it.pv.clone(),
+            });
+        };
+        let best = std::thread::scope(|scope| {
+            for (i, data) in helpers.iter_mut().enumerate() {
+                let shared = &shared;
+                scope.spawn(move || {
+                    let mut searcher = Searcher::new(shared, data, config, false, position, history);
+                    let helper_limits = Limits { infinite: true, nodes: None, ..*limits };
+                    searcher.iterate(position, &helper_limits, (i as u32 + 1) % 2, &mut |_, _| {});
+                });
+            }
+            let mut searcher = Searcher::new(&shared, main_data, config, true, position, history);
+            let best = searcher.iterate(position, limits, 0, &mut report);
+            done.store(true, Ordering::Relaxed);
+            best
+        });
+
+        let elapsed = started.elapsed();
+        let total_nodes = nodes.load(Ordering::Relaxed);
+        match best {
+            Some(it) if it.pv.first().is_some_and(|m| legal.iter().any(|l| l == m)) => SearchResult {
+                best_move: Some(it.pv[0]),
+                score: Score(it.score),
+                depth: it.depth,
+                seldepth: it.seldepth,
+                nodes: total_nodes,
+                elapsed,
+                pv: it.pv,
+            },
+            // Stopped before the first iteration finished: a legal move, the table's choice
+            // if it has one.
+            _ => {
+                let mv = self.table_move(position, &legal).unwrap_or(legal[0]);
+                SearchResult {
+                    best_move: Some(mv),
+                    score: -Engine::evaluate(&position.play_unchecked(&mv)),
+                    depth: 0,
+                    seldepth: 0,
+                    nodes: total_nodes,
+                    elapsed,
+                    pv: vec![mv],
+                }
+            }
+        }
+    }
+
+    /// Every legal move with its score at `depth` (full window each), after a normal search
+    /// to that depth has filled the table.
+    pub(crate) fn root_scores(
+        &mut self,
+        position: &Position,
+        history: &[Position],
+        depth: u32,
+        config: SearchConfig,
+    ) -> Vec<(Move, Score)> {
+        let stop = StopHandle::new();
+        self.search_with(position, history, &Limits::depth(depth), &stop, config, &mut |_| {});
+        let done = AtomicBool::new(false);
+        let nodes = AtomicU64::new(0);
+        let shared =
+            Shared { tt: &self.tt, stop: stop.flag(), done: &done, nodes: &nodes, started: Instant::now() };
+        let mut searcher = Searcher::new(&shared, &mut self.threads[0], config, true, position, history);
+        searcher.root_scores(position, depth.max(1) as i32).into_iter().map(|(m, s)| (m, Score(s))).collect()
+    }
+
+    fn table_move(&self, position: &Position, legal: &checkers_rules::MoveList) -> Option<Move> {
+        let best = self.tt.probe(position.hash_key())?.best?;
+        legal.iter().copied().find(|m| {
+            crate::search::index(m.from()) == best.from as usize
+                && crate::search::index(m.to()) == best.to as usize
+        })
+    }
+}

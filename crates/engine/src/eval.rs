@@ -1,0 +1,355 @@
+//! Static evaluation: how good a quiet position is for the side to move, in hundredths of a
+//! man.
+//!
+//! Each side is scored from its own point of view on a board turned so that it moves up
+//! (Black's pieces are rotated half a turn, which keeps double corners where they belong),
+//! with the same tables for both. The terms: material, back-rank defence, centre, structure
+//! (men backed from behind), development and tempo (advancing men as the board empties),
+//! mobility, runaway men, trapped kings, and for Russian the long diagonals kings want. Then
+//! endgame knowledge scales or replaces the sum: kings-only endings that are known draws
+//! score near zero, and the side ahead is told to trade down and to close in.
+
+use checkers_rules::{Color, Position, Variant};
+
+pub(crate) const DARK: u64 = 0xAA55_AA55_AA55_AA55;
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+const FILE_H: u64 = 0x8080_8080_8080_8080;
+
+const fn rank(r: u32) -> u64 {
+    (0xFFu64 << (8 * r)) & DARK
+}
+
+/// Squares diagonally in front (towards rank 8) of a set.
+#[inline(always)]
+fn up(b: u64) -> u64 {
+    ((b << 7) | (b << 9)) & DARK
+}
+#[inline(always)]
+fn down(b: u64) -> u64 {
+    ((b >> 7) | (b >> 9)) & DARK
+}
+#[inline(always)]
+fn neighbours(b: u64) -> u64 {
+    up(b) | down(b)
+}
+
+/// For each square, the squares a man there may still pass on its way to rank 8: the cone
+/// widening one file a rank.
+const CONE_UP: [u64; 64] = {
+    let mut t = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (f, r) = ((sq % 8) as i32, (sq / 8) as i32);
+        let mut bits = 0u64;
+        let mut r2 = r + 1;
+        while r2 < 8 {
+            let mut f2 = 0;
+            while f2 < 8 {
+                let df = if f2 > f { f2 - f } else { f - f2 };
+                if df <= r2 - r {
+                    bits |= 1u64 << (r2 * 8 + f2);
+                }
+                f2 += 1;
+            }
+            r2 += 1;
+        }
+        t[sq] = bits & DARK;
+        sq += 1;
+    }
+    t
+};
+
+/// Centre squares for men (d4, f4, c5, e5) and the wider centre for kings.
+const CENTRE: u64 = (1 << 27) | (1 << 29) | (1 << 34) | (1 << 36);
+const WIDE_CENTRE: u64 = (rank(2) | rank(3) | rank(4) | rank(5)) & !(FILE_A | FILE_H);
+/// a1-h8, the main road of Russian draughts.
+pub(crate) const MAIN_DIAGONAL: u64 = 0x8040_2010_0804_0201;
+/// g1-a7 and h2-b8, the double road.
+const DOUBLE_DIAGONAL: u64 = (1 << 6)
+    | (1 << 13)
+    | (1 << 20)
+    | (1 << 27)
+    | (1 << 34)
+    | (1 << 41)
+    | (1 << 48)
+    | (1 << 15)
+    | (1 << 22)
+    | (1 << 29)
+    | (1 << 36)
+    | (1 << 43)
+    | (1 << 50)
+    | (1 << 57);
+/// c1 and g1: the English "bridge" that keeps the opponent from crowning.
+const BRIDGE: u64 = (1 << 2) | (1 << 6);
+
+/// The weights of one variant. Plain integers so the tuner can fit them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Weights {
+    pub man: i32,
+    pub king: i32,
+    /// Per man on its own back rank, scaled by how many pieces remain.
+    pub back_rank: i32,
+    /// Both bridge squares held (English).
+    pub bridge: i32,
+    pub centre_man: i32,
+    pub centre_king: i32,
+    /// Per rank of advance per man, scaled up as the board empties.
+    pub advance: i32,
+    /// Per man backed on both rear diagonals.
+    pub support: i32,
+    /// Per free square a piece could step to.
+    pub mobility: i32,
+    pub trapped_king: i32,
+    /// Per rank of advance of a man no enemy man can stop (out of eight steps to a king).
+    pub runaway: i32,
+    /// Kings on the main road and on the double road (Russian).
+    pub main_diagonal: i32,
+    pub double_diagonal: i32,
+    /// Per piece off the board, for the side ahead in material.
+    pub trade: i32,
+}
+
+impl Weights {
+    pub const ENGLISH: Weights = Weights {
+        man: 100,
+        king: 140,
+        back_rank: 8,
+        bridge: 12,
+        centre_man: 6,
+        centre_king: 8,
+        advance: 3,
+        support: 3,
+        mobility: 2,
+        trapped_king: 20,
+        runaway: 6,
+        main_diagonal: 0,
+        double_diagonal: 0,
+        trade: 2,
+    };
+    pub const RUSSIAN: Weights = Weights {
+        man: 100,
+        king: 280,
+        back_rank: 8,
+        bridge: 0,
+        centre_man: 8,
+        centre_king: 4,
+        advance: 3,
+        support: 3,
+        mobility: 1,
+        trapped_king: 30,
+        runaway: 20,
+        main_diagonal: 25,
+        double_diagonal: 8,
+        trade: 3,
+    };
+    pub fn of(variant: Variant) -> &'static Weights {
+        match variant {
+            Variant::English => &Weights::ENGLISH,
+            Variant::Russian => &Weights::RUSSIAN,
+        }
+    }
+}
+
+/// One side seen moving up the board.
+#[derive(Clone, Copy)]
+struct Side {
+    men: u64,
+    kings: u64,
+    enemy_men: u64,
+    enemy_kings: u64,
+}
+
+impl Side {
+    fn rotated(self) -> Side {
+        Side {
+            men: self.men.reverse_bits(),
+            kings: self.kings.reverse_bits(),
+            enemy_men: self.enemy_men.reverse_bits(),
+            enemy_kings: self.enemy_kings.reverse_bits(),
+        }
+    }
+}
+
+/// The positional terms of one side (material excluded), `pieces` being the total on board.
+#[inline]
+fn side_terms(w: &Weights, s: Side, pieces: i32) -> i32 {
+    let own = s.men | s.kings;
+    let enemy = s.enemy_men | s.enemy_kings;
+    let empty = DARK & !(own | enemy);
+    let fullness = pieces; // 0..=24
+    let emptiness = 24 - pieces;
+    let mut score = 0;
+
+    // Back rank and bridge matter while the opponent still has men to crown.
+    if s.enemy_men != 0 {
+        let back = (s.men & rank(0)).count_ones() as i32;
+        score += w.back_rank * back * fullness / 24;
+        if s.men & BRIDGE == BRIDGE {
+            score += w.bridge * fullness / 24;
+        }
+    }
+    score += w.centre_man * (s.men & CENTRE).count_ones() as i32;
+    score += w.centre_king * (s.kings & WIDE_CENTRE).count_ones() as i32;
+
+    // Development: men further up count more as the board empties.
+    let mut advance = 0;
+    for r in 1..7 {
+        advance += r as i32 * (s.men & rank(r)).count_ones() as i32;
+    }
+    score += w.advance * advance * emptiness / 24;
+
+    // Men backed on both rear diagonals by own pieces or the edge cannot be jumped from in front.
+    let back_left = s.men & ((own << 9) | FILE_A | rank(0));
+    let back_right = s.men & ((own << 7) | FILE_H | rank(0));
+    score += w.support * (back_left & back_right).count_ones() as i32;
+
+    let man_steps = ((s.men << 7) & empty & DARK).count_ones() + ((s.men << 9) & empty & DARK).count_ones();
+    let king_steps = (neighbours(s.kings) & empty).count_ones();
+    score += w.mobility * (man_steps + king_steps) as i32;
+
+    // Kings with no free square around them.
+    if s.kings != 0 {
+        score -= w.trapped_king * (s.kings & !neighbours(empty)).count_ones() as i32;
+        score += w.main_diagonal * (s.kings & MAIN_DIAGONAL).count_ones() as i32;
+        score += w.double_diagonal * (s.kings & DOUBLE_DIAGONAL).count_ones() as i32;
+    }
+
+    // Runaways: men in the enemy half with no enemy man in their cone.
+    let mut far = s.men & (rank(4) | rank(5) | rank(6));
+    while far != 0 {
+        let sq = far.trailing_zeros();
+        far &= far - 1;
+        if CONE_UP[sq as usize] & s.enemy_men == 0 {
+            let steps = sq as i32 / 8 + 1; // 5..=7
+            let bonus = w.runaway * steps;
+            score += if s.enemy_kings == 0 { bonus } else { bonus / 2 };
+        }
+    }
+    score
+}
+
+/// The evaluation of a position for the side to move.
+#[inline]
+pub fn evaluate(position: &Position) -> i32 {
+    let w = Weights::of(position.variant());
+    let white = position.pieces(Color::White).bits();
+    let black = position.pieces(Color::Black).bits();
+    let kings = position.kings().bits();
+    let white_side = Side {
+        men: white & !kings,
+        kings: white & kings,
+        enemy_men: black & !kings,
+        enemy_kings: black & kings,
+    };
+    let black_side = Side {
+        men: white_side.enemy_men,
+        kings: white_side.enemy_kings,
+        enemy_men: white_side.men,
+        enemy_kings: white_side.kings,
+    }
+    .rotated();
+
+    let wm = white_side.men.count_ones() as i32;
+    let wk = white_side.kings.count_ones() as i32;
+    let bm = white_side.enemy_men.count_ones() as i32;
+    let bk = white_side.enemy_kings.count_ones() as i32;
+    let pieces = wm + wk + bm + bk;
+
+    let material = w.man * (wm - bm) + w.king * (wk - bk);
+    let mut score = material + side_terms(w, white_side, pieces) - side_terms(w, black_side, pieces);
+
+    // The side ahead wants fewer pieces on the board.
+    if material != 0 {
+        score += material.signum() * w.trade * (24 - pieces);
+    }
+    if wm + bm == 0 {
+        score = kings_only(position.variant(), score, white_side, wk, bk);
+    }
+    if position.turn() == Color::White {
+        score
+    } else {
+        -score
+    }
+}
+
+/// Known facts about endings with kings alone (`score` from White's side).
+fn kings_only(variant: Variant, score: i32, white: Side, wk: i32, bk: i32) -> i32 {
+    if wk == 0 || bk == 0 {
+        return score;
+    }
+    let (strong, weak, sign) = if wk >= bk { (wk, bk, 1) } else { (bk, wk, -1) };
+    let (strong_kings, weak_kings) =
+        if sign == 1 { (white.kings, white.enemy_kings) } else { (white.enemy_kings, white.kings) };
+    match variant {
+        Variant::Russian => {
+            if weak == 1 {
+                if strong <= 2 {
+                    return score / 16;
+                }
+                // Three kings against one on the main road cannot force it off (unless they
+                // hold the road themselves): a draw by the 15-move rule.
+                if strong == 3 && weak_kings & MAIN_DIAGONAL != 0 && strong_kings & MAIN_DIAGONAL == 0 {
+                    return score / 16;
+                }
+                return score + sign * (200 - 10 * distance_sum(strong_kings, weak_kings));
+            }
+            if strong - weak <= 1 {
+                return score / 8;
+            }
+            score
+        }
+        Variant::English => {
+            if strong == weak {
+                return score / 8;
+            }
+            // Ahead: close in on the enemy kings and keep them out of the double corners.
+            let double_corners: u64 = (1 << 0) | (1 << 9) | (1 << 54) | (1 << 63);
+            let cornered = (weak_kings & double_corners).count_ones() as i32;
+            score + sign * (60 - 4 * distance_sum(strong_kings, weak_kings) - 10 * cornered)
+        }
+    }
+}
+
+/// Sum over pairs of king-move distance between the two sets (small sets only).
+fn distance_sum(a: u64, b: u64) -> i32 {
+    let mut total = 0;
+    let mut x = a;
+    while x != 0 {
+        let i = x.trailing_zeros() as i32;
+        x &= x - 1;
+        let mut y = b;
+        while y != 0 {
+            let j = y.trailing_zeros() as i32;
+            y &= y - 1;
+            total += ((i % 8) - (j % 8)).abs().max(((i / 8) - (j / 8)).abs());
+        }
+    }
+    total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_positions_are_level() {
+        for v in Variant::ALL {
+            let p = Position::start(v);
+            assert_eq!(evaluate(&p), -evaluate(&p.with_turn(p.turn().opponent())));
+            assert_eq!(evaluate(&p), 0, "the start is symmetric");
+        }
+    }
+
+    #[test]
+    fn material_counts_and_known_draws_score_near_zero() {
+        let up = Position::from_fen(Variant::English, "W:W18,22,23:B11,12").unwrap();
+        assert!(evaluate(&up) > 80, "a man up");
+        let kk = Position::from_fen(Variant::Russian, "W:WK22:BK4").unwrap();
+        assert!(evaluate(&kk).abs() < 20);
+        // Three kings against one on the main road: drawn.
+        let road = Position::from_fen(Variant::Russian, "W:WK1,K2,K3:BK29").unwrap();
+        assert!(evaluate(&road).abs() < 60, "{}", evaluate(&road));
+        let off_road = Position::from_fen(Variant::Russian, "W:WK1,K2,K3:BK30").unwrap();
+        assert!(evaluate(&off_road) > 400, "{}", evaluate(&off_road));
+    }
+}

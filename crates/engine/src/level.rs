@@ -1,0 +1,210 @@
+//! The nine playing levels, from beginner to master, and the judgements a game needs from
+//! the computer (hints, draw offers).
+//!
+//! Levels 1-6 search to a fixed shallow depth with a blurred evaluation and now and then
+//! play the second-best of two nearly equal moves, as a club player would; levels 7-9 are
+//! the full engine under growing node budgets (level 9 about a second a move). Budgets are
+//! counted in nodes, not time, so a level plays the same on any machine, and with the same
+//! seed the same move (on a one-thread engine).
+
+use std::fmt;
+use std::str::FromStr;
+
+use checkers_rules::{Color, Move, Position};
+
+use crate::engine::{Engine, SearchInfo, SearchResult};
+use crate::limits::{Limits, StopHandle};
+use crate::score::Score;
+use crate::search::{mix, SearchConfig};
+
+/// A playing level, 1 (beginner) to 9 (master).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Level(u8);
+
+/// How a level searches.
+struct Settings {
+    depth: Option<u32>,
+    nodes: Option<u64>,
+    /// Half-width of the evaluation blur, in hundredths of a man.
+    noise: i32,
+    /// Percent chance of playing the second-best move when it is within `margin`.
+    second_best_percent: u64,
+    margin: i32,
+}
+
+impl Level {
+    pub const MIN: Level = Level(1);
+    pub const MAX: Level = Level(9);
+
+    /// The level numbered `n`, if 1 ≤ n ≤ 9.
+    pub fn new(n: u32) -> Option<Level> {
+        (1..=9).contains(&n).then_some(Level(n as u8))
+    }
+    pub fn number(self) -> u32 {
+        u32::from(self.0)
+    }
+    /// Levels 1 to 9.
+    pub fn all() -> impl Iterator<Item = Level> {
+        (1..=9).map(Level)
+    }
+
+    /// A one-word name.
+    pub fn name(self) -> &'static str {
+        ["beginner", "novice", "casual", "improver", "club", "strong club", "expert", "advanced", "master"]
+            [usize::from(self.0 - 1)]
+    }
+
+    /// A line for help text: what playing this level is like.
+    pub fn describe(self) -> &'static str {
+        match self.0 {
+            1 => "beginner: looks two moves ahead, misjudges positions, sometimes picks a lesser move",
+            2 => "novice: three moves ahead, still loose in judgement",
+            3 => "casual: four moves ahead, sees simple shots",
+            4 => "improver: five moves ahead, fewer slips",
+            5 => "club player: six moves ahead, sound but shallow",
+            6 => "strong club player: eight moves ahead, rarely errs",
+            7 => "expert: full engine, short think (about 50 thousand positions)",
+            8 => "advanced: full engine, about half a million positions a move",
+            _ => "master: full engine, about a second a move",
+        }
+    }
+
+    fn settings(self) -> Settings {
+        let shallow = |depth, noise, second_best_percent, margin| Settings {
+            depth: Some(depth),
+            nodes: None,
+            noise,
+            second_best_percent,
+            margin,
+        };
+        let full =
+            |nodes| Settings { depth: None, nodes: Some(nodes), noise: 0, second_best_percent: 0, margin: 0 };
+        match self.0 {
+            1 => shallow(2, 50, 30, 40),
+            2 => shallow(3, 40, 25, 30),
+            3 => shallow(4, 30, 20, 25),
+            4 => shallow(5, 20, 15, 20),
+            5 => shallow(6, 12, 10, 15),
+            6 => shallow(8, 6, 5, 10),
+            7 => full(50_000),
+            8 => full(500_000),
+            _ => full(6_000_000),
+        }
+    }
+
+    /// The search limits this level plays under (levels 1-6 also blur their evaluation).
+    pub fn limits(self) -> Limits {
+        let s = self.settings();
+        Limits { depth: s.depth, nodes: s.nodes, ..Limits::default() }
+    }
+
+    /// The move this level plays, or `None` if there is no legal move. Deterministic for a
+    /// given `seed` on a one-thread engine (it clears the engine's tables first).
+    pub fn choose_move(
+        self,
+        engine: &mut Engine,
+        position: &Position,
+        history: &[Position],
+        seed: u64,
+    ) -> Option<Move> {
+        self.choose_move_with_stop(engine, position, history, seed, &StopHandle::new())
+    }
+
+    /// As [`Level::choose_move`], stoppable from another thread (it then plays the best move
+    /// found so far).
+    pub fn choose_move_with_stop(
+        self,
+        engine: &mut Engine,
+        position: &Position,
+        history: &[Position],
+        seed: u64,
+        stop: &StopHandle,
+    ) -> Option<Move> {
+        self.search(engine, position, history, seed, stop, &mut |_| {}).best_move
+    }
+
+    /// The level's search with its progress reported: the result's `best_move` is the move
+    /// the level plays (sometimes not the first of the reported line, at levels 1-6).
+    pub fn search(
+        self,
+        engine: &mut Engine,
+        position: &Position,
+        history: &[Position],
+        seed: u64,
+        stop: &StopHandle,
+        on_info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        let s = self.settings();
+        engine.new_game();
+        let seed = mix(seed ^ position.hash_key());
+        let config = SearchConfig { eval_noise: s.noise, noise_seed: seed };
+        let mut result = engine.search_with(position, history, &self.limits(), stop, config, on_info);
+        if s.second_best_percent == 0 || stop.is_stopped() || result.depth == 0 {
+            return result;
+        }
+        let roll = mix(seed.rotate_left(17)) % 100;
+        if roll >= s.second_best_percent {
+            return result;
+        }
+        let mut scored = engine.root_scores(position, history, s.depth.unwrap_or(1), config);
+        scored.sort_by_key(|(_, score)| std::cmp::Reverse(*score));
+        if scored.len() >= 2
+            && !scored[1].1.is_decisive()
+            && scored[0].1.value() - scored[1].1.value() <= s.margin
+        {
+            result.best_move = Some(scored[1].0);
+            result.score = scored[1].1;
+            result.pv = vec![scored[1].0];
+        }
+        result
+    }
+
+    /// Whether the computer, playing `engine_side` at this level, accepts a draw offer: it
+    /// does when it judges the game drawn or worse for itself.
+    pub fn accepts_draw(
+        self,
+        engine: &mut Engine,
+        position: &Position,
+        history: &[Position],
+        engine_side: Color,
+    ) -> bool {
+        let score = judge(engine, position, history, engine_side);
+        score.value() <= 15 && !score.is_win()
+    }
+}
+
+/// The score of a position for `side`, from a short deterministic search.
+pub fn judge(engine: &mut Engine, position: &Position, history: &[Position], side: Color) -> Score {
+    engine.new_game();
+    let result = engine.search(position, history, &Limits::nodes(300_000), &StopHandle::new(), &mut |_| {});
+    if position.turn() == side {
+        result.score
+    } else {
+        -result.score
+    }
+}
+
+/// A suggestion for the side to move: the full engine's choice under a modest node budget
+/// (deterministic). `None` if there is no legal move.
+pub fn hint(engine: &mut Engine, position: &Position, history: &[Position]) -> Option<Move> {
+    engine.new_game();
+    engine.search(position, history, &Limits::nodes(2_000_000), &StopHandle::new(), &mut |_| {}).best_move
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// A level number that is not 1-9.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("level must be a number from 1 to 9, found `{0}`")]
+pub struct LevelError(pub String);
+
+impl FromStr for Level {
+    type Err = LevelError;
+    fn from_str(s: &str) -> Result<Level, LevelError> {
+        s.trim().parse::<u32>().ok().and_then(Level::new).ok_or_else(|| LevelError(s.to_string()))
+    }
+}

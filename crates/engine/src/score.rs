@@ -1,0 +1,90 @@
+//! Search scores: hundredths of a man from the side to move's point of view, or a forced win
+//! or loss a known number of plies away.
+
+use std::fmt;
+
+/// A score from the point of view of the side to move: positive is good for it.
+///
+/// Ordinary scores are in hundredths of a man (a man is worth about 100). Scores near
+/// [`Score::WIN`] are forced wins (`WIN - n` wins in `n` plies), near `-WIN` forced losses.
+/// `Display` writes one token: `35`, `-120`, `win7` (wins in 7 plies) or `loss6`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Score(pub(crate) i32);
+
+impl Score {
+    /// The value of a win on the spot; wins further away score a ply less each.
+    pub const WIN: i32 = 30_000;
+    /// Scores beyond `WIN - MAX_PLIES_TO_END` in size are forced results.
+    pub(crate) const MAX_PLIES_TO_END: i32 = 1_000;
+    /// An even game.
+    pub const DRAW: Score = Score(0);
+
+    /// An ordinary score in hundredths of a man, clamped below the range of forced results.
+    pub fn centipawns(value: i32) -> Score {
+        let bound = Score::WIN - Score::MAX_PLIES_TO_END - 1;
+        Score(value.clamp(-bound, bound))
+    }
+    /// A forced win for the side to move in `plies` plies.
+    pub fn win_in(plies: u32) -> Score {
+        Score(Score::WIN - plies.min(Score::MAX_PLIES_TO_END as u32) as i32)
+    }
+    /// A forced loss for the side to move in `plies` plies.
+    pub fn loss_in(plies: u32) -> Score {
+        Score(-Score::win_in(plies).0)
+    }
+    /// The raw value (hundredths of a man, or near ±`WIN` for forced results).
+    pub fn value(self) -> i32 {
+        self.0
+    }
+    pub fn is_win(self) -> bool {
+        self.0 >= Score::WIN - Score::MAX_PLIES_TO_END
+    }
+    pub fn is_loss(self) -> bool {
+        self.0 <= -(Score::WIN - Score::MAX_PLIES_TO_END)
+    }
+    /// A forced win or loss.
+    pub fn is_decisive(self) -> bool {
+        self.is_win() || self.is_loss()
+    }
+    /// Plies to the end of the game for a forced result.
+    pub fn plies_to_end(self) -> Option<u32> {
+        self.is_decisive().then(|| (Score::WIN - self.0.abs()) as u32)
+    }
+    /// The score seen from the other side.
+    pub fn flipped(self) -> Score {
+        Score(-self.0)
+    }
+}
+
+impl std::ops::Neg for Score {
+    type Output = Score;
+    fn neg(self) -> Score {
+        self.flipped()
+    }
+}
+
+impl fmt::Display for Score {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.plies_to_end() {
+            Some(n) if self.is_win() => write!(f, "win{n}"),
+            Some(n) => write!(f, "loss{n}"),
+            None => write!(f, "{}", self.0),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display_is_one_token() {
+        assert_eq!(Score::centipawns(35).to_string(), "35");
+        assert_eq!(Score::centipawns(-120).to_string(), "-120");
+        assert_eq!(Score::win_in(7).to_string(), "win7");
+        assert_eq!(Score::loss_in(6).to_string(), "loss6");
+        assert!(Score::win_in(3) > Score::win_in(5));
+        assert!(Score::centipawns(1_000_000) < Score::win_in(900));
+        assert_eq!(-Score::win_in(4), Score::loss_in(4));
+    }
+}

@@ -1,0 +1,680 @@
+//! The search: iterative deepening, principal variation search with a transposition table,
+//! hash-move/killer/history ordering, late move reductions, a single-reply extension, and a
+//! capture search that runs until the position is quiet (a position with a capture is never
+//! a leaf, since captures are compulsory).
+//!
+//! One [`Searcher`] runs in each thread; Lazy SMP threads share only the transposition table
+//! and the stop flags.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use checkers_rules::{Color, Move, MoveList, Position, Square, Variant};
+
+use crate::eval::evaluate;
+use crate::limits::Limits;
+use crate::score::Score;
+use crate::tt::{Bound, MoveKey, TranspositionTable};
+
+/// Deepest ply the search reaches (iterations plus extensions plus capture sequences).
+pub(crate) const MAX_PLY: usize = 128;
+/// Deepest iteration.
+pub(crate) const MAX_DEPTH: u32 = 100;
+const INFINITY: i32 = Score::WIN + 1;
+const WIN_BOUND: i32 = Score::WIN - Score::MAX_PLIES_TO_END;
+
+/// How a search is bent away from the full engine (the levels use this).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct SearchConfig {
+    /// Half-width of the deterministic noise added to every evaluation.
+    pub eval_noise: i32,
+    pub noise_seed: u64,
+}
+
+/// Per-thread tables kept from one search to the next (cleared for a new game).
+pub(crate) struct ThreadData {
+    killers: Vec<[Option<Move>; 2]>,
+    history: Vec<[i32; 64]>,
+    lists: Vec<MoveList>,
+    /// Move-ordering keys: priority shifted left 8 bits, plus the move's index in the
+    /// generator's order (kept for the transposition table).
+    order: Vec<Vec<i64>>,
+    pv: Vec<Vec<Move>>,
+}
+
+impl ThreadData {
+    pub fn new() -> ThreadData {
+        ThreadData {
+            killers: vec![[None; 2]; MAX_PLY + 1],
+            history: vec![[0; 64]; 64],
+            lists: (0..=MAX_PLY).map(|_| MoveList::new()).collect(),
+            order: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
+            pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
+        }
+    }
+    pub fn clear(&mut self) {
+        self.killers.iter_mut().for_each(|k| *k = [None; 2]);
+        self.history.iter_mut().for_each(|h| *h = [0; 64]);
+    }
+}
+
+/// What the threads of one search share.
+pub(crate) struct Shared<'a> {
+    pub tt: &'a TranspositionTable,
+    /// The caller's stop switch.
+    pub stop: &'a AtomicBool,
+    /// Set when the main thread is done, to release the helpers.
+    pub done: &'a AtomicBool,
+    /// Nodes of all threads, updated now and then.
+    pub nodes: &'a AtomicU64,
+    pub started: Instant,
+}
+
+/// A finished iteration.
+#[derive(Clone, Debug)]
+pub(crate) struct Iteration {
+    pub depth: u32,
+    pub seldepth: u32,
+    pub score: i32,
+    pub pv: Vec<Move>,
+}
+
+/// Bit index of a square, for tables.
+#[inline(always)]
+pub(crate) fn index(square: Square) -> usize {
+    (square.rank() * 8 + square.file()) as usize
+}
+
+#[inline(always)]
+fn move_key(mv: &Move, list_index: usize) -> MoveKey {
+    MoveKey { index: list_index as u8, from: index(mv.from()) as u8, to: index(mv.to()) as u8 }
+}
+
+/// splitmix64: a cheap, well-mixed hash for noise and seeds.
+#[inline]
+pub(crate) fn mix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+/// Scores stored in the table are relative to the node, not the root.
+fn to_tt(score: i32, ply: usize) -> i32 {
+    if score >= WIN_BOUND {
+        score + ply as i32
+    } else if score <= -WIN_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+fn from_tt(score: i32, ply: usize) -> i32 {
+    if score >= WIN_BOUND {
+        score - ply as i32
+    } else if score <= -WIN_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// Late move reductions by depth and move number.
+fn reduction(depth: i32, move_number: usize) -> i32 {
+    let r = (f64::from(depth.max(1)).ln() * (move_number.max(1) as f64).ln() / 1.9) as i32;
+    r.max(1)
+}
+
+pub(crate) struct Searcher<'a> {
+    shared: &'a Shared<'a>,
+    data: &'a mut ThreadData,
+    config: SearchConfig,
+    main: bool,
+    pub nodes: u64,
+    reported_nodes: u64,
+    node_limit: u64,
+    hard_deadline: Option<Instant>,
+    aborted: bool,
+    /// Hashes of the game so far and of the search path, the current position last.
+    hashes: Vec<u64>,
+    /// For each entry of `hashes`, the plies since the last capture or man move.
+    quiet_plies: Vec<u32>,
+    quiet_ply_limit: u32,
+    variant: Variant,
+    seldepth: usize,
+    /// The best root move of the current iteration, once one has been confirmed.
+    root_best: Option<(Move, i32)>,
+}
+
+impl<'a> Searcher<'a> {
+    pub fn new(
+        shared: &'a Shared<'a>,
+        data: &'a mut ThreadData,
+        config: SearchConfig,
+        main: bool,
+        root: &Position,
+        history: &[Position],
+    ) -> Searcher<'a> {
+        let variant = root.variant();
+        let (hashes, quiet_plies) = game_hashes(root, history);
+        Searcher {
+            shared,
+            data,
+            config,
+            main,
+            nodes: 0,
+            reported_nodes: 0,
+            node_limit: u64::MAX,
+            hard_deadline: None,
+            aborted: false,
+            hashes,
+            quiet_plies,
+            // English: the 40-move rule; Russian: 15 moves of kings alone without a capture.
+            quiet_ply_limit: match variant {
+                Variant::English => 80,
+                Variant::Russian => 30,
+            },
+            variant,
+            seldepth: 0,
+            root_best: None,
+        }
+    }
+
+    /// Iterative deepening until a limit; calls `report` after each finished iteration (main
+    /// thread only). Returns the last finished iteration, or a partial one if stopped early.
+    pub fn iterate(
+        &mut self,
+        root: &Position,
+        limits: &Limits,
+        depth_offset: u32,
+        report: &mut dyn FnMut(&Iteration, u64),
+    ) -> Option<Iteration> {
+        let plan = TimePlan::new(limits, self.shared.started);
+        self.hard_deadline = plan.hard;
+        if let Some(n) = limits.nodes {
+            self.node_limit = n.max(1);
+        }
+        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let mut best: Option<Iteration> = None;
+        let mut depth = 1 + depth_offset;
+        while depth <= max_depth {
+            self.root_best = None;
+            self.seldepth = 0;
+            let previous = best.as_ref().map(|b| b.score);
+            let score = self.aspiration(root, depth as i32, previous);
+            if self.aborted {
+                // Keep a root move the unfinished iteration has already proved better.
+                if let (Some((mv, s)), Some(b)) = (self.root_best, best.as_mut()) {
+                    if mv != b.pv[0] && s > b.score {
+                        b.pv = vec![mv];
+                        b.score = s;
+                    }
+                } else if let (Some((mv, s)), None) = (self.root_best, best.as_ref()) {
+                    best = Some(Iteration { depth, seldepth: self.seldepth as u32, score: s, pv: vec![mv] });
+                }
+                break;
+            }
+            let pv = self.data.pv[0].clone();
+            if pv.is_empty() {
+                break; // no legal move at the root
+            }
+            let it = Iteration { depth, seldepth: self.seldepth as u32, score, pv };
+            if self.main {
+                self.flush_nodes();
+                report(&it, self.shared.nodes.load(Ordering::Relaxed));
+            }
+            best = Some(it);
+            if !limits.infinite {
+                if let Some(soft) = plan.soft {
+                    if Instant::now() >= soft {
+                        break;
+                    }
+                }
+                // A proven result needs no deeper search.
+                if score.abs() >= WIN_BOUND && (Score::WIN - score.abs()) < depth as i32 {
+                    break;
+                }
+            }
+            depth += 1;
+        }
+        self.flush_nodes();
+        best
+    }
+
+    fn aspiration(&mut self, root: &Position, depth: i32, previous: Option<i32>) -> i32 {
+        let Some(prev) = previous.filter(|p| depth >= 5 && p.abs() < WIN_BOUND) else {
+            return self.negamax(root, depth, -INFINITY, INFINITY, 0, true);
+        };
+        let mut delta = 25;
+        let (mut alpha, mut beta) = (prev - delta, prev + delta);
+        loop {
+            let score = self.negamax(root, depth, alpha, beta, 0, true);
+            if self.aborted {
+                return score;
+            }
+            if score <= alpha {
+                alpha = (alpha - delta).max(-INFINITY);
+                beta = (alpha + beta) / 2;
+            } else if score >= beta {
+                beta = (beta + delta).min(INFINITY);
+            } else {
+                return score;
+            }
+            delta *= 2;
+            if delta > 400 {
+                alpha = -INFINITY;
+                beta = INFINITY;
+            }
+        }
+    }
+
+    fn flush_nodes(&mut self) {
+        self.shared.nodes.fetch_add(self.nodes - self.reported_nodes, Ordering::Relaxed);
+        self.reported_nodes = self.nodes;
+    }
+
+    /// Counts a node and checks the limits; true when the search must unwind.
+    #[inline(always)]
+    fn count_node(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes >= self.node_limit {
+            self.aborted = true;
+        }
+        if self.nodes & 1023 == 0 {
+            self.flush_nodes();
+            if self.shared.stop.load(Ordering::Relaxed)
+                || (!self.main && self.shared.done.load(Ordering::Relaxed))
+                || self.hard_deadline.is_some_and(|d| Instant::now() >= d)
+            {
+                self.aborted = true;
+            }
+        }
+        self.aborted
+    }
+
+    #[inline]
+    fn evaluate(&self, position: &Position) -> i32 {
+        let score = evaluate(position);
+        if self.config.eval_noise == 0 {
+            return score;
+        }
+        let width = 2 * self.config.eval_noise as u64 + 1;
+        let noise =
+            (mix(position.hash_key() ^ self.config.noise_seed) % width) as i32 - self.config.eval_noise;
+        score + noise
+    }
+
+    /// Draw by repetition (twice within reach counts), by the move-count rules, or by the
+    /// Russian lone king against lone king.
+    #[inline]
+    fn is_draw(&self, position: &Position) -> bool {
+        let last = self.hashes.len() - 1;
+        let quiet = self.quiet_plies[last];
+        if quiet >= self.quiet_ply_limit {
+            return true;
+        }
+        if quiet >= 4 {
+            let key = self.hashes[last];
+            let mut i = last - 4;
+            let oldest = last - quiet as usize;
+            loop {
+                if self.hashes[i] == key {
+                    return true;
+                }
+                if i < oldest + 2 {
+                    break;
+                }
+                i -= 2;
+            }
+        }
+        if self.variant == Variant::Russian {
+            let kings = position.kings();
+            let white = position.pieces(Color::White);
+            let black = position.pieces(Color::Black);
+            if kings.len() == 2 && white.len() == 1 && black.len() == 1 && !position.has_capture() {
+                return true;
+            }
+        }
+        false
+    }
+
+    #[inline]
+    fn push(&mut self, position: &Position, child: &Position, mv: &Move) {
+        let quiet = if mv.is_capture() || position.men_of(position.turn()).contains(mv.from()) {
+            0
+        } else {
+            self.quiet_plies[self.quiet_plies.len() - 1] + 1
+        };
+        self.hashes.push(child.hash_key());
+        self.quiet_plies.push(quiet);
+    }
+
+    #[inline]
+    fn pop(&mut self) {
+        self.hashes.pop();
+        self.quiet_plies.pop();
+    }
+
+    fn negamax(
+        &mut self,
+        position: &Position,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
+        if depth <= 0 {
+            return self.quiesce(position, alpha, beta, ply);
+        }
+        self.data.pv[ply].clear();
+        if self.count_node() {
+            return 0;
+        }
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        if ply > 0 {
+            if self.is_draw(position) {
+                return 0;
+            }
+            // No win can be quicker than the one already found.
+            alpha = alpha.max(-Score::WIN + ply as i32);
+            beta = beta.min(Score::WIN - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        if ply >= MAX_PLY - 1 {
+            return self.evaluate(position);
+        }
+
+        let key = position.hash_key();
+        let mut hash_move: Option<MoveKey> = None;
+        if let Some(entry) = self.shared.tt.probe(key) {
+            hash_move = entry.best;
+            if !pv_node && entry.depth >= depth {
+                let score = from_tt(entry.score, ply);
+                let cut = match entry.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if cut {
+                    return score;
+                }
+            }
+        }
+
+        position.generate_moves(&mut self.data.lists[ply]);
+        let n = self.data.lists[ply].len();
+        if n == 0 {
+            return -Score::WIN + ply as i32;
+        }
+        // Forced moves cost nothing to look past.
+        let extension = i32::from(n == 1 && ply < MAX_PLY / 2);
+        self.order_moves(hash_move, ply);
+
+        let original_alpha = alpha;
+        let mut best_score = -INFINITY;
+        let mut best_index = usize::MAX;
+        let killers = self.data.killers[ply];
+        for i in 0..n {
+            // Selection sort step: bring the best remaining move to position i.
+            {
+                let order = &mut self.data.order[ply];
+                let mut pick = i;
+                for j in i + 1..n {
+                    if order[j] > order[pick] {
+                        pick = j;
+                    }
+                }
+                if pick != i {
+                    order.swap(i, pick);
+                    self.data.lists[ply].as_mut_slice().swap(i, pick);
+                }
+            }
+            let mv = self.data.lists[ply][i];
+            let child = position.play_unchecked(&mv);
+            self.shared.tt.prefetch(child.hash_key());
+            self.push(position, &child, &mv);
+            let new_depth = depth - 1 + extension;
+            let quiet = !mv.is_capture() && !mv.crowns();
+            let score = if i == 0 {
+                -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, pv_node)
+            } else {
+                let mut r = 0;
+                if depth >= 3 && quiet && i >= 2 && Some(mv) != killers[0] && Some(mv) != killers[1] {
+                    r = reduction(depth, i) - i32::from(pv_node);
+                    r = r.clamp(0, new_depth - 1);
+                }
+                let mut s = -self.negamax(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, false);
+                if s > alpha && r > 0 {
+                    s = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, false);
+                }
+                if s > alpha && s < beta && pv_node {
+                    s = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true);
+                }
+                s
+            };
+            self.pop();
+            if self.aborted {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                best_index = i;
+                if score > alpha {
+                    alpha = score;
+                    if pv_node {
+                        let (head, tail) = self.data.pv.split_at_mut(ply + 1);
+                        let line = &mut head[ply];
+                        line.clear();
+                        line.push(mv);
+                        line.extend_from_slice(&tail[0]);
+                    }
+                    if ply == 0 {
+                        self.root_best = Some((mv, score));
+                    }
+                    if score >= beta {
+                        if quiet {
+                            self.reward(i, depth, ply);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let best_key = (bound != Bound::Upper).then(|| {
+            move_key(&self.data.lists[ply][best_index], (self.data.order[ply][best_index] & 0xFF) as usize)
+        });
+        self.shared.tt.store(key, to_tt(best_score, ply), depth, bound, best_key);
+        best_score
+    }
+
+    /// Captures until the position is quiet; a quiet position is scored as it stands.
+    fn quiesce(&mut self, position: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.data.pv[ply].clear();
+        if self.count_node() {
+            return 0;
+        }
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        if ply >= MAX_PLY - 1 || !position.has_capture() {
+            return self.evaluate(position);
+        }
+        position.generate_moves(&mut self.data.lists[ply]);
+        let n = self.data.lists[ply].len();
+        let mut best = -INFINITY;
+        for i in 0..n {
+            // Larger captures first (selection step; lists are short).
+            {
+                let moves = self.data.lists[ply].as_mut_slice();
+                let mut pick = i;
+                for j in i + 1..n {
+                    if moves[j].captured().len() > moves[pick].captured().len() {
+                        pick = j;
+                    }
+                }
+                moves.swap(i, pick);
+            }
+            let mv = self.data.lists[ply][i];
+            let child = position.play_unchecked(&mv);
+            let score = -self.quiesce(&child, -beta, -alpha, ply + 1);
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    fn order_moves(&mut self, hash_move: Option<MoveKey>, ply: usize) {
+        let list = &self.data.lists[ply];
+        let order = &mut self.data.order[ply];
+        order.clear();
+        let killers = self.data.killers[ply];
+        let hash_index = hash_move.and_then(|h| {
+            let i = h.index as usize;
+            let fits = |m: &Move| index(m.from()) == h.from as usize && index(m.to()) == h.to as usize;
+            if i < list.len() && fits(&list[i]) {
+                Some(i)
+            } else {
+                list.iter().position(fits)
+            }
+        });
+        for (i, mv) in list.iter().enumerate() {
+            let score = if Some(i) == hash_index {
+                1 << 30
+            } else if mv.is_capture() {
+                (1 << 20) + 1000 * mv.captured().len() as i32 + 100 * i32::from(mv.crowns())
+            } else if mv.crowns() {
+                1 << 19
+            } else if Some(*mv) == killers[0] {
+                (1 << 18) + 1
+            } else if Some(*mv) == killers[1] {
+                1 << 18
+            } else {
+                self.data.history[index(mv.from())][index(mv.to())]
+            };
+            order.push((i64::from(score) << 8) | i as i64);
+        }
+    }
+
+    /// A quiet move caused a cut-off: remember it as a killer and raise its history, lowering
+    /// the quiet moves tried before it.
+    fn reward(&mut self, cut_index: usize, depth: i32, ply: usize) {
+        let list = &self.data.lists[ply];
+        let mv = list[cut_index];
+        let killers = &mut self.data.killers[ply];
+        if killers[0] != Some(mv) {
+            killers[1] = killers[0];
+            killers[0] = Some(mv);
+        }
+        let bonus = (depth * depth).min(400);
+        let history = &mut self.data.history;
+        let mut update = |m: &Move, delta: i32| {
+            let h = &mut history[index(m.from())][index(m.to())];
+            *h += delta - *h * delta.abs() / 16_384;
+        };
+        update(&mv, bonus);
+        for m in list.as_slice()[..cut_index].iter().filter(|m| !m.is_capture()) {
+            update(m, -bonus);
+        }
+    }
+}
+
+/// Hashes and quiet-ply counts for the game before the root and the root itself.
+fn game_hashes(root: &Position, history: &[Position]) -> (Vec<u64>, Vec<u32>) {
+    let mut hashes = Vec::with_capacity(history.len() + MAX_PLY + 2);
+    let mut quiet = Vec::with_capacity(history.len() + MAX_PLY + 2);
+    let positions = history.iter().chain(std::iter::once(root));
+    let mut previous: Option<&Position> = None;
+    for p in positions {
+        let count = match previous {
+            // A move that leaves every man where it was and takes nothing moved a king.
+            Some(prev)
+                if prev.men_of(Color::White) == p.men_of(Color::White)
+                    && prev.men_of(Color::Black) == p.men_of(Color::Black)
+                    && prev.kings().len() == p.kings().len()
+                    && prev.turn() != p.turn() =>
+            {
+                quiet.last().copied().unwrap_or(0) + 1
+            }
+            _ => 0,
+        };
+        hashes.push(p.hash_key());
+        quiet.push(count);
+        previous = Some(p);
+    }
+    (hashes, quiet)
+}
+
+/// When to stop: the hard deadline ends the search mid-iteration; past the soft one no new
+/// iteration starts.
+struct TimePlan {
+    soft: Option<Instant>,
+    hard: Option<Instant>,
+}
+
+impl TimePlan {
+    fn new(limits: &Limits, started: Instant) -> TimePlan {
+        if limits.infinite {
+            return TimePlan { soft: None, hard: None };
+        }
+        let mut soft: Option<Duration> = None;
+        let mut hard: Option<Duration> = None;
+        if let Some(t) = limits.movetime {
+            let margin = (t / 20).min(Duration::from_millis(20));
+            hard = Some(t.saturating_sub(margin).max(Duration::from_millis(1)));
+            soft = Some(t * 6 / 10);
+        }
+        if let Some(clock) = limits.clock {
+            let moves = clock.moves_to_go.unwrap_or(24).clamp(1, 60);
+            let reserve = Duration::from_millis(30).min(clock.remaining / 4);
+            let usable = clock.remaining.saturating_sub(reserve);
+            let target = (usable / moves + clock.increment * 3 / 4).min(usable / 2);
+            let cap = (target * 3).min(usable / 3 + clock.increment / 2).max(Duration::from_millis(1));
+            soft = Some(soft.map_or(target * 6 / 10, |s| s.min(target * 6 / 10)));
+            hard = Some(hard.map_or(cap, |h| h.min(cap)));
+        }
+        TimePlan { soft: soft.map(|d| started + d), hard: hard.map(|d| started + d) }
+    }
+}
+
+impl Searcher<'_> {
+    /// Every root move with its score from a full-window search `depth` plies deep (the
+    /// levels use this to weigh near-equal moves). Moves are in generator order.
+    pub fn root_scores(&mut self, root: &Position, depth: i32) -> Vec<(Move, i32)> {
+        let moves = root.legal_moves();
+        let mut out = Vec::with_capacity(moves.len());
+        for mv in moves.iter() {
+            let child = root.play_unchecked(mv);
+            self.push(root, &child, mv);
+            let score = -self.negamax(&child, depth - 1, -INFINITY, INFINITY, 1, true);
+            self.pop();
+            if self.aborted {
+                break;
+            }
+            out.push((*mv, score));
+        }
+        out
+    }
+}

@@ -1,0 +1,186 @@
+//! The transposition table: what earlier searches learned about positions, shared by all
+//! search threads without locks.
+//!
+//! An entry is two atomic words, the data and the key xor the data, so a torn write by another
+//! thread reads back as a miss rather than as another position's data (the "lockless hashing"
+//! trick). Entries sit in buckets of four, one cache line; replacement prefers shallow and
+//! old entries.
+
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+
+/// How a stored score bounds the true score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Bound {
+    /// The true score is at most this (no move raised alpha).
+    Upper = 1,
+    /// The true score is at least this (a move reached beta).
+    Lower = 2,
+    Exact = 3,
+}
+
+/// A remembered move: its index in the generator's list and its start and end (bit indices),
+/// so a stale or colliding entry is noticed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct MoveKey {
+    pub index: u8,
+    pub from: u8,
+    pub to: u8,
+}
+
+/// What a probe finds.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Entry {
+    pub score: i32,
+    pub depth: i32,
+    pub bound: Bound,
+    pub best: Option<MoveKey>,
+}
+
+#[repr(C, align(64))]
+struct Bucket {
+    slots: [[AtomicU64; 2]; 4], // [key ^ data, data]
+}
+
+pub(crate) struct TranspositionTable {
+    buckets: Box<[Bucket]>,
+    generation: AtomicU8,
+}
+
+const NO_MOVE: u64 = 0xFF;
+
+impl TranspositionTable {
+    /// A table of about `megabytes` MB (at least one bucket).
+    pub fn new(megabytes: usize) -> TranspositionTable {
+        let count = (megabytes.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
+        let buckets = (0..count)
+            .map(|_| Bucket { slots: std::array::from_fn(|_| [AtomicU64::new(0), AtomicU64::new(0)]) })
+            .collect::<Vec<_>>()
+            .into_boxed_slice();
+        TranspositionTable { buckets, generation: AtomicU8::new(0) }
+    }
+
+    /// Forgets everything.
+    pub fn clear(&self) {
+        for bucket in self.buckets.iter() {
+            for slot in &bucket.slots {
+                slot[0].store(0, Ordering::Relaxed);
+                slot[1].store(0, Ordering::Relaxed);
+            }
+        }
+        self.generation.store(0, Ordering::Relaxed);
+    }
+
+    /// Marks the start of a new search, so older entries are replaced first.
+    pub fn new_search(&self) {
+        let g = self.generation.load(Ordering::Relaxed);
+        self.generation.store(g.wrapping_add(1) & 0x3F, Ordering::Relaxed);
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> &Bucket {
+        let index = ((u128::from(key) * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[index]
+    }
+
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: prefetching is a hint; any address is allowed and nothing is dereferenced.
+        unsafe {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            _mm_prefetch(self.bucket(key) as *const Bucket as *const i8, _MM_HINT_T0);
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        let bucket = self.bucket(key);
+        for slot in &bucket.slots {
+            let data = slot[1].load(Ordering::Relaxed);
+            if data != 0 && slot[0].load(Ordering::Relaxed) ^ data == key {
+                return Some(unpack(data));
+            }
+        }
+        None
+    }
+
+    #[inline]
+    pub fn store(&self, key: u64, score: i32, depth: i32, bound: Bound, best: Option<MoveKey>) {
+        let bucket = self.bucket(key);
+        let generation = u64::from(self.generation.load(Ordering::Relaxed));
+        let mut victim = 0;
+        let mut victim_worth = i32::MAX;
+        for (i, slot) in bucket.slots.iter().enumerate() {
+            let data = slot[1].load(Ordering::Relaxed);
+            if data == 0 || slot[0].load(Ordering::Relaxed) ^ data == key {
+                // Same position: keep the old move when the new result has none.
+                let best = best.or_else(|| if data == 0 { None } else { unpack(data).best });
+                let packed = pack(score, depth, bound, best, generation);
+                slot[1].store(packed, Ordering::Relaxed);
+                slot[0].store(key ^ packed, Ordering::Relaxed);
+                return;
+            }
+            let age = (generation.wrapping_sub(data >> 58) & 0x3F) as i32;
+            let worth = ((data >> 16) & 0xFF) as i32 - 4 * age;
+            if worth < victim_worth {
+                victim_worth = worth;
+                victim = i;
+            }
+        }
+        let packed = pack(score, depth, bound, best, generation);
+        bucket.slots[victim][1].store(packed, Ordering::Relaxed);
+        bucket.slots[victim][0].store(key ^ packed, Ordering::Relaxed);
+    }
+}
+
+// Layout: score i16 (bits 0-15), depth u8 (16-23), bound (24-25), move index (26-33),
+// from (34-39), to (40-45), generation (58-63). Never all zero: bound is never 0.
+fn pack(score: i32, depth: i32, bound: Bound, best: Option<MoveKey>, generation: u64) -> u64 {
+    let (index, from, to) = match best {
+        Some(m) => (u64::from(m.index), u64::from(m.from), u64::from(m.to)),
+        None => (NO_MOVE, 0, 0),
+    };
+    (u64::from(score as i16 as u16))
+        | (depth.clamp(0, 255) as u64) << 16
+        | (bound as u64) << 24
+        | index << 26
+        | from << 34
+        | to << 40
+        | generation << 58
+}
+
+fn unpack(data: u64) -> Entry {
+    let bound = match (data >> 24) & 3 {
+        1 => Bound::Upper,
+        2 => Bound::Lower,
+        _ => Bound::Exact,
+    };
+    let index = (data >> 26) & 0xFF;
+    let best = (index != NO_MOVE).then_some(MoveKey {
+        index: index as u8,
+        from: ((data >> 34) & 0x3F) as u8,
+        to: ((data >> 40) & 0x3F) as u8,
+    });
+    Entry { score: i32::from(data as u16 as i16), depth: ((data >> 16) & 0xFF) as i32, bound, best }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stores_and_finds() {
+        let tt = TranspositionTable::new(1);
+        let mv = MoveKey { index: 3, from: 9, to: 18 };
+        tt.store(12345, -29_990, 7, Bound::Lower, Some(mv));
+        let e = tt.probe(12345).unwrap();
+        assert_eq!((e.score, e.depth, e.bound, e.best), (-29_990, 7, Bound::Lower, Some(mv)));
+        assert!(tt.probe(54321).is_none());
+        tt.store(12345, 10, 8, Bound::Upper, None);
+        assert_eq!(tt.probe(12345).unwrap().best, Some(mv), "keeps the move");
+        tt.clear();
+        assert!(tt.probe(12345).is_none());
+    }
+}
