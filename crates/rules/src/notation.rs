@@ -144,6 +144,19 @@ impl Position {
                 found.push(*mv);
             }
         }
+        if found.len() > 1 {
+            // Text naming every stop of a route is that route's move, even when it also reads
+            // as a shortened form of another (`10x28` as one capture, or as 10x17x26x19x28).
+            // A whole route names one move: each leg between two stops captures one piece.
+            let whole: Vec<Move> = found
+                .iter()
+                .filter(|mv| routes.iter().any(|(m, r)| m == *mv && *r == squares))
+                .copied()
+                .collect();
+            if whole.len() == 1 {
+                found = whole;
+            }
+        }
         match found.len() {
             1 => Ok(found[0]),
             0 => Err(MoveTextError::Illegal { text: shown, reason: self.explain_illegal(first, last) }),
