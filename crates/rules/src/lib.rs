@@ -22,6 +22,7 @@ mod fen;
 mod movegen;
 mod moves;
 mod notation;
+mod pdn;
 mod perft;
 mod position;
 mod square;
@@ -30,6 +31,9 @@ pub use error::{FenError, FenLoadError, IllegalMove, PositionError, VariantError
 pub use fen::{parse_fen, parse_square, to_fen, to_fen_with, SquareNotation};
 pub use moves::{Move, MoveList};
 pub use notation::MoveTextError;
+pub use pdn::{
+    read_pdn, read_pdn_game, write_pdn, write_pdn_with, PdnError, PdnErrorKind, PdnGame, PdnResult, PdnTagError,
+};
 pub use perft::{perft, perft_divide, Perft, PerftMode};
 pub use position::{Color, Piece, Position, Role, Setup, Variant, MAX_PIECES_PER_SIDE};
 pub use square::{Square, SquareIter, SquareSet};
