@@ -32,7 +32,8 @@ pub use fen::{parse_fen, parse_square, to_fen, to_fen_with, SquareNotation};
 pub use moves::{Move, MoveList};
 pub use notation::MoveTextError;
 pub use pdn::{
-    read_pdn, read_pdn_game, write_pdn, write_pdn_with, PdnError, PdnErrorKind, PdnGame, PdnResult, PdnTagError,
+    read_pdn, read_pdn_each, read_pdn_game, write_pdn, write_pdn_with, PdnError, PdnErrorKind, PdnGame,
+    PdnResult, PdnTagError,
 };
 pub use perft::{perft, perft_divide, Perft, PerftMode};
 pub use position::{Color, Piece, Position, Role, Setup, Variant, MAX_PIECES_PER_SIDE};

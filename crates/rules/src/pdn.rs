@@ -19,8 +19,9 @@
 //! annotations (`!`, `?`, `!?`, `(?)`), `%` escape lines, any number of games in one text, a
 //! byte-order mark and CRLF line ends. Variations and NAGs are skipped. `GameType` gives the
 //! variant by its first number (`21,B,8,8,N1,0` is 21): 21 English, 25 Russian; English when
-//! absent. Any error stops the reading with a [`PdnError`] naming the game (its number in the
-//! text and its Event and players), the line, the move (number and text) and what is wrong.
+//! absent. A bad game gives a [`PdnError`] naming the game (its number in the text and its
+//! Event and players), the line, the move (number and text) and what is wrong: [`read_pdn`]
+//! stops there, [`read_pdn_each`] goes on with the next game.
 //!
 //! # Results: what `1-0` means
 //!
@@ -432,8 +433,16 @@ pub enum PdnErrorKind {
 // ---------------------------------------------------------------------------------------------
 // Reading: a lexer that turns text into tokens, and a parser that builds games from them.
 
-/// Reads every game in PDN text.
+/// Reads every game in PDN text; the first error stops the reading.
 pub fn read_pdn(text: &str) -> Result<Vec<PdnGame>, PdnError> {
+    Parser::new(text).run().into_iter().collect()
+}
+
+/// Reads every game in PDN text, going on after a bad one: each game read, or the error that
+/// stopped it, in the order of the text. After an error the rest of that game is skipped up
+/// to its result or to the tags of the next game (an unclosed comment or variation swallows
+/// the rest of the text).
+pub fn read_pdn_each(text: &str) -> Vec<Result<PdnGame, PdnError>> {
     Parser::new(text).run()
 }
 
@@ -540,7 +549,10 @@ impl Lexer {
                     self.variation(line)?;
                     Token::Ignored
                 }
-                ')' | ']' | '}' => return Err((PdnErrorKind::UnexpectedChar(c), line)),
+                ')' | ']' | '}' => {
+                    self.bump(); // so that a reader going on after the error moves past it
+                    return Err((PdnErrorKind::UnexpectedChar(c), line));
+                }
                 '$' => {
                     self.bump();
                     while self.peek().is_some_and(|c| c.is_ascii_digit()) {
@@ -567,8 +579,6 @@ impl Lexer {
     fn tag(&mut self) -> Result<Token, (PdnErrorKind, usize)> {
         let start = self.at;
         let line = self.line;
-        let bad =
-            |lexer: &Lexer, reason| (PdnErrorKind::BadTag { text: lexer.line_excerpt(start), reason }, line);
         self.bump(); // '['
         while self.peek().is_some_and(|c| c == ' ' || c == '\t') {
             self.bump();
@@ -579,13 +589,13 @@ impl Lexer {
             self.bump();
         }
         if name.is_empty() {
-            return Err(bad(self, "expected a tag name after `[`"));
+            return Err(self.bad_tag(start, line, "expected a tag name after `[`"));
         }
         while self.peek().is_some_and(|c| c == ' ' || c == '\t') {
             self.bump();
         }
         if self.peek() != Some('"') {
-            return Err(bad(self, "expected a quoted value after the tag name"));
+            return Err(self.bad_tag(start, line, "expected a quoted value after the tag name"));
         }
         self.bump();
         let mut value = String::new();
@@ -606,10 +616,17 @@ impl Lexer {
             self.bump();
         }
         if self.peek() != Some(']') {
-            return Err(bad(self, "expected `]` after the value"));
+            return Err(self.bad_tag(start, line, "expected `]` after the value"));
         }
         self.bump();
         Ok(Token::Tag { name, value: normalize_tag_value(&value) })
+    }
+
+    /// A malformed tag: quotes it and skips the rest of its line, which cannot be read as moves.
+    fn bad_tag(&mut self, start: usize, line: usize, reason: &'static str) -> (PdnErrorKind, usize) {
+        let text = self.line_excerpt(start);
+        self.skip_to_line_end();
+        (PdnErrorKind::BadTag { text, reason }, line)
     }
 
     /// Whether only blanks and then `]` follow.
@@ -687,7 +704,8 @@ impl Lexer {
 /// A game being read.
 struct Pending {
     number: usize,
-    raw_tags: Vec<(String, String)>,
+    /// Name, value and line of each tag read.
+    raw_tags: Vec<(String, String, usize)>,
     opening_comments: Vec<String>,
     /// Set once the first move (or move number) is read.
     game: Option<PdnGame>,
@@ -700,12 +718,17 @@ impl Pending {
         Pending { number, raw_tags: Vec::new(), opening_comments: Vec::new(), game: None, terminator: None }
     }
 
-    fn raw_tag(&self, name: &str) -> Option<&str> {
-        self.raw_tags.iter().rev().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+    /// The value of a tag (the last if repeated, names compared without case) and its line.
+    fn raw_tag(&self, name: &str) -> Option<(&str, usize)> {
+        self.raw_tags
+            .iter()
+            .rev()
+            .find(|(n, ..)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v, l)| (v.trim(), *l))
     }
 
     fn error(&self, line: usize, kind: PdnErrorKind) -> PdnError {
-        let tag = |name| self.raw_tags.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v.clone());
+        let tag = |name| self.raw_tags.iter().rev().find(|(n, ..)| n == name).map(|(_, v, _)| v.clone());
         PdnError {
             game: self.number,
             event: tag("Event"),
@@ -717,11 +740,12 @@ impl Pending {
     }
 
     /// The game with its variant and start position from the tags (built on the first move).
-    fn begin(&mut self, line: usize) -> Result<&mut PdnGame, PdnError> {
+    /// Errors name the line of the tag at fault.
+    fn begin(&mut self) -> Result<&mut PdnGame, PdnError> {
         if self.game.is_none() {
-            let variant = match self.raw_tag("GameType").map(str::trim).filter(|v| !v.is_empty()) {
+            let variant = match self.raw_tag("GameType").filter(|(v, _)| !v.is_empty()) {
                 None => Variant::English,
-                Some(value) => {
+                Some((value, line)) => {
                     let first = value.split(',').next().unwrap_or("").trim();
                     let number: u32 = first
                         .parse()
@@ -730,18 +754,18 @@ impl Pending {
                         .ok_or_else(|| self.error(line, PdnErrorKind::UnsupportedGameType(number)))?
                 }
             };
-            let fen = self.raw_tag("FEN").map(str::trim).filter(|v| !v.is_empty());
+            let fen = self.raw_tag("FEN").filter(|(v, _)| !v.is_empty());
             let start = match fen {
-                Some(fen) => Position::from_fen(variant, fen).map_err(|error| {
+                Some((fen, line)) => Position::from_fen(variant, fen).map_err(|error| {
                     self.error(line, PdnErrorKind::BadFen { fen: fen.to_string(), error })
                 })?,
-                None if self.raw_tag("SetUp").map(str::trim) == Some("1") => {
-                    return Err(self.error(line, PdnErrorKind::MissingFen));
-                }
-                None => Position::start(variant),
+                None => match self.raw_tag("SetUp") {
+                    Some(("1", line)) => return Err(self.error(line, PdnErrorKind::MissingFen)),
+                    _ => Position::start(variant),
+                },
             };
             let mut game = PdnGame::from_position(start);
-            for (name, value) in &self.raw_tags {
+            for (name, value, _) in &self.raw_tags {
                 // Reserved names are kept as structure; names the lexer accepted are valid.
                 let _ = game.set_tag(name, value);
             }
@@ -757,9 +781,9 @@ impl Pending {
         !self.raw_tags.is_empty() || self.game.is_some() || self.terminator.is_some()
     }
 
-    fn finish(mut self, line: usize) -> Result<PdnGame, PdnError> {
-        self.begin(line)?;
-        let tag_result = self.raw_tag("Result").map(str::to_string);
+    fn finish(mut self) -> Result<PdnGame, PdnError> {
+        self.begin()?;
+        let tag_result = self.raw_tag("Result").map(|(v, _)| v.to_string());
         let terminator = self.terminator.take();
         let mut game = self.game.take().expect("begun above");
         let variant = game.variant();
@@ -794,7 +818,7 @@ impl Pending {
 
     /// Reads one move, checks it and plays it.
     fn play(&mut self, text: &str, line: usize) -> Result<(), PdnError> {
-        let game = self.begin(line)?;
+        let game = self.begin()?;
         let position = game.end;
         let variant = game.variant();
         let offset = usize::from(game.start.turn() != variant.first_to_move());
@@ -833,77 +857,112 @@ impl Pending {
 
 struct Parser {
     lexer: Lexer,
-    games: Vec<PdnGame>,
+    /// Every game read so far, or the error that ended it.
+    results: Vec<Result<PdnGame, PdnError>>,
     current: Option<Pending>,
+    /// How many games have been started (numbers them in errors).
+    started: usize,
+    /// After an error: skipping the rest of that game. `true` once its moves were reached, so
+    /// that the next tag begins a new game; `false` while still in its tags.
+    skipping: Option<bool>,
 }
 
 impl Parser {
     fn new(text: &str) -> Parser {
-        Parser { lexer: Lexer::new(text), games: Vec::new(), current: None }
-    }
-
-    fn next_number(&self) -> usize {
-        self.games.len() + 1
+        Parser { lexer: Lexer::new(text), results: Vec::new(), current: None, started: 0, skipping: None }
     }
 
     fn current(&mut self) -> &mut Pending {
-        let number = self.next_number();
-        self.current.get_or_insert_with(|| Pending::new(number))
+        if self.current.is_none() {
+            self.started += 1;
+            self.current = Some(Pending::new(self.started));
+        }
+        self.current.as_mut().expect("set above")
     }
 
-    fn finish_current(&mut self, line: usize) -> Result<(), PdnError> {
+    /// Ends the current game; an error in it (its GameType or FEN) is recorded, not returned,
+    /// since whatever comes next belongs to the next game.
+    fn finish_current(&mut self) {
         if let Some(pending) = self.current.take() {
             if pending.has_content() {
-                self.games.push(pending.finish(line)?);
+                self.results.push(pending.finish());
             }
         }
-        Ok(())
     }
 
-    fn run(mut self) -> Result<Vec<PdnGame>, PdnError> {
+    fn fail(&mut self, error: PdnError, in_moves: bool) {
+        self.results.push(Err(error));
+        self.current = None;
+        self.skipping = Some(in_moves);
+    }
+
+    fn run(mut self) -> Vec<Result<PdnGame, PdnError>> {
         loop {
             let (token, line) = match self.lexer.next() {
                 Ok(Some(t)) => t,
                 Ok(None) => break,
                 Err((kind, line)) => {
-                    let number = self.next_number();
-                    let pending = self.current.get_or_insert_with(|| Pending::new(number));
-                    return Err(pending.error(line, kind));
+                    if self.skipping.is_none() {
+                        let in_moves = !matches!(kind, PdnErrorKind::BadTag { .. });
+                        let error = self.current().error(line, kind);
+                        self.fail(error, in_moves);
+                    }
+                    continue;
                 }
             };
-            match token {
-                Token::Tag { name, value } => {
-                    // A tag after moves, or one the header already has, opens the next game
-                    // (files do not always end a game with a result).
-                    let starts_next = self
-                        .current
-                        .as_ref()
-                        .is_some_and(|p| p.game.is_some() || p.raw_tags.iter().any(|(n, _)| *n == name));
-                    if starts_next {
-                        self.finish_current(line)?;
-                    }
-                    self.current().raw_tags.push((name, value));
+            if let Some(in_moves) = self.skipping {
+                match &token {
+                    Token::Star => self.skipping = None,
+                    Token::Word(w) if PdnResult::parse(w, Variant::English).is_some() => self.skipping = None,
+                    Token::Tag { .. } if in_moves => self.skipping = None,
+                    Token::Tag { .. } => {}
+                    _ => self.skipping = Some(true),
                 }
-                Token::Comment(text) => self.current().add_comment(&text),
-                Token::Ignored => {}
-                Token::Star => {
-                    self.current().terminator = Some("*".to_string());
-                    self.finish_current(line)?;
+                // The token that ends the skip opens the next game only if it is a tag.
+                if self.skipping.is_some() || !matches!(token, Token::Tag { .. }) {
+                    continue;
                 }
-                Token::Word(word) => self.word(&word, line)?,
+            }
+            if let Err(error) = self.token(token, line) {
+                self.fail(error, true);
             }
         }
-        let line = self.lexer.line;
-        self.finish_current(line)?;
-        Ok(self.games)
+        self.finish_current();
+        self.results
+    }
+
+    fn token(&mut self, token: Token, line: usize) -> Result<(), PdnError> {
+        match token {
+            Token::Tag { name, value } => {
+                // A tag after moves, or one the header already has, opens the next game
+                // (files do not always end a game with a result).
+                let starts_next = self
+                    .current
+                    .as_ref()
+                    .is_some_and(|p| p.game.is_some() || p.raw_tags.iter().any(|(n, ..)| *n == name));
+                if starts_next {
+                    self.finish_current();
+                }
+                self.current().raw_tags.push((name, value, line));
+            }
+            Token::Comment(text) => self.current().add_comment(&text),
+            Token::Ignored => {}
+            Token::Star => {
+                self.current().terminator = Some("*".to_string());
+                self.finish_current();
+            }
+            Token::Word(word) => self.word(&word, line)?,
+        }
+        Ok(())
     }
 
     fn word(&mut self, word: &str, line: usize) -> Result<(), PdnError> {
         let pending = self.current();
-        let variant_guess = Variant::English; // the orientation does not matter to recognise it
-        if PdnResult::parse(word, variant_guess).is_some() {
+        // Which side the figures favour does not matter to recognise a result.
+        if PdnResult::parse(word, Variant::English).is_some() {
             pending.terminator = Some(word.to_string());
-            return self.finish_current(line);
+            self.finish_current();
+            return Ok(());
         }
         // A move number, maybe glued to its move: `12.`, `12...`, `1.32-28`.
         let digits = word.chars().take_while(|c| c.is_ascii_digit()).count();
@@ -913,7 +972,7 @@ impl Parser {
         if move_text.chars().all(|c| c == '.' || c == '\u{2026}') {
             // A move number alone, or `...` standing for the other side's move.
             if digits > 0 {
-                pending.begin(line)?;
+                pending.begin()?;
             }
             return Ok(());
         }

@@ -6,8 +6,8 @@
 //! printed by `checkers moves` and applied it to the board by hand-written rules.
 
 use checkers_rules::{
-    read_pdn, read_pdn_game, write_pdn, write_pdn_with, Color, PdnErrorKind, PdnGame, PdnResult, Position,
-    SquareNotation, Variant,
+    read_pdn, read_pdn_each, read_pdn_game, write_pdn, write_pdn_with, Color, PdnErrorKind, PdnGame,
+    PdnResult, Position, SquareNotation, Variant,
 };
 use proptest::prelude::*;
 
@@ -230,17 +230,17 @@ fn every_syntax_error_has_its_message() {
         ("1. 11-15 {never\nclosed", "PDN game 1, line 1: comment never closed (missing `}`)"),
         ("1. 11-15 (23-19 (22-18)\n", "PDN game 1, line 1: variation never closed (missing `)`)"),
         ("1. 11-15 ) 23-19", "PDN game 1, line 1: unexpected `)`"),
-        ("[GameType \"checkers\"]\n1. 11-15", "PDN game 1, line 2: GameType `checkers` does not start with a number"),
-        ("[GameType \"20\"]\n1. 32-28", "PDN game 1, line 2: GameType 20 is not a variant we play (21 English, 25 Russian)"),
+        ("[GameType \"checkers\"]\n1. 11-15", "PDN game 1, line 1: GameType `checkers` does not start with a number"),
+        ("[GameType \"20\"]\n1. 32-28", "PDN game 1, line 1: GameType 20 is not a variant we play (21 English, 25 Russian)"),
         (
             "[FEN \"W:W1:B2\"]\n*",
-            "PDN game 1, line 2: bad FEN `W:W1:B2`: invalid position: White man on square 1, its crowning row",
+            "PDN game 1, line 1: bad FEN `W:W1:B2`: invalid position: White man on square 1, its crowning row",
         ),
         (
             "[FEN \"X:W1:B2\"]\n*",
-            "PDN game 1, line 2: bad FEN `X:W1:B2`: malformed FEN: FEN side to move must be `W` or `B`, found `X`",
+            "PDN game 1, line 1: bad FEN `X:W1:B2`: malformed FEN: FEN side to move must be `W` or `B`, found `X`",
         ),
-        ("[SetUp \"1\"]\n1. 11-15", "PDN game 1, line 2: SetUp is \"1\" but there is no FEN tag"),
+        ("[SetUp \"1\"]\n1. 11-15", "PDN game 1, line 1: SetUp is \"1\" but there is no FEN tag"),
     ];
     for (text, expected) in cases {
         let e = read_pdn(text).unwrap_err();
@@ -256,6 +256,36 @@ fn every_syntax_error_has_its_message() {
     assert!(matches!(kinds[8], PdnErrorKind::UnsupportedGameType(20)));
     assert!(matches!(kinds[9], PdnErrorKind::BadFen { .. }));
     assert!(matches!(kinds[11], PdnErrorKind::MissingFen));
+}
+
+#[test]
+fn reading_goes_on_after_a_bad_game_when_asked() {
+    let text = "[Event \"one\"]\n1. 11-15 23-19 1-0\n\n\
+        [Event \"two\"]\n1. 11-15 23-18 2. 8-11 18x11 3. 9-13 *\n\n\
+        [Event three]\n[Black \"x\"]\n1. 9-13 *\n\n\
+        [Event \"four\"]\n[GameType \"20\"]\n\n\
+        [Event \"five\"]\n1. 12-16 ) 24-20 *\n\
+        [Event \"six\"]\n1. 10-14 0-1\n";
+    let results = read_pdn_each(text);
+    let summary: Vec<String> = results
+        .iter()
+        .map(|r| match r {
+            Ok(g) => format!("ok {} {}", g.tag("Event").unwrap_or("-"), g.moves().len()),
+            Err(e) => e.to_string(),
+        })
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            "ok one 2",
+            "PDN game 2 (Event \"two\"), line 5: move 2... `18x11` is illegal: 18 can go to 14",
+            "PDN game 3, line 7: bad tag `[Event three]`: expected a quoted value after the tag name",
+            "PDN game 4 (Event \"four\"), line 12: GameType 20 is not a variant we play (21 English, 25 Russian)",
+            "PDN game 5 (Event \"five\"), line 15: unexpected `)`",
+            "ok six 1",
+        ]
+    );
+    assert_eq!(read_pdn(text).unwrap_err().to_string(), summary[1]);
 }
 
 // ---------------------------------------------------------------------------------------------
