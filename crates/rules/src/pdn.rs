@@ -49,6 +49,17 @@
 //! result. Squares are numeric unless [`PdnGame::to_pdn_with`] asks for algebraic ones (Russian
 //! captures are then written with `:`, as PDN 3.0 gives for GameType 25). Reading that text
 //! gives back an equal game, and writing a game read from canonical text gives the same text.
+//!
+//! ```
+//! use checkers_rules::{read_pdn, Color, PdnResult};
+//! let games = read_pdn("[Event \"Club\"]\n1. 11-15 23-19 2. 8-11 22-17 1-0").unwrap();
+//! assert_eq!(games[0].moves().len(), 4);
+//! assert_eq!(games[0].result(), PdnResult::Win(Color::Black));
+//! assert_eq!(
+//!     games[0].to_pdn(),
+//!     "[Event \"Club\"]\n[Result \"1-0\"]\n[GameType \"21\"]\n\n1. 11-15 23-19 2. 8-11 22-17 1-0\n"
+//! );
+//! ```
 
 use thiserror::Error;
 
