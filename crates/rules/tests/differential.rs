@@ -39,7 +39,7 @@ fn check_position(position: &Position) -> Result<usize, String> {
     // Counting doors agree with the list.
     let any_capture = legal.iter().any(|m| m.is_capture());
     if position.has_capture() != any_capture
-        || position.has_legal_move() != !legal.is_empty()
+        || position.has_legal_move() == legal.is_empty()
         || position.count_legal_moves() != legal.len() as u64
         || perft(position, 1) != legal.len() as u64
     {
