@@ -19,6 +19,7 @@
 
 mod error;
 mod fen;
+mod game;
 mod movegen;
 mod moves;
 mod notation;
@@ -29,6 +30,7 @@ mod square;
 
 pub use error::{FenError, FenLoadError, IllegalMove, PositionError, VariantError};
 pub use fen::{parse_fen, parse_square, to_fen, to_fen_with, SquareNotation};
+pub use game::{DrawReason, Game, GameError, Outcome, WinReason};
 pub use moves::{Move, MoveList};
 pub use notation::MoveTextError;
 pub use pdn::{

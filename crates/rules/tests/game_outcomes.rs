@@ -1,0 +1,244 @@
+//! Every win and draw rule of RULES.md, each on a hand-built position.
+//!
+//! Count rules are driven by a deterministic walk that never allows a capture (each move
+//! leaves the opponent without one) and never repeats a position a third time, so that the
+//! rule under test is the only one that can end the game.
+
+use checkers_rules::{Color, DrawReason, Game, Move, Outcome, Position, Variant, WinReason};
+
+/// The long diagonal a1-h8.
+const LONG_DIAGONAL: [u32; 8] = [29, 25, 22, 18, 15, 11, 8, 4];
+
+fn game(variant: Variant, fen: &str) -> Game {
+    Game::from_position(Position::from_fen(variant, fen).unwrap())
+}
+
+/// A small deterministic pseudo-random sequence.
+struct Lcg(u64);
+impl Lcg {
+    fn next(&mut self, n: usize) -> usize {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        ((self.0 >> 33) as usize) % n
+    }
+}
+
+/// Which moves a walk may make: by ply number (from the walk's start), position and move.
+type Rule<'a> = &'a dyn Fn(usize, &Position, &Move) -> bool;
+
+/// Finds, by depth-first search, `plies` quiet moves that `rule` accepts, each leaving the
+/// opponent no capture and producing no position for the third time, and plays them,
+/// checking the game is not over before the last.
+fn walk(game: &mut Game, plies: usize, rule: Rule) {
+    // A search that wanders into a dead end far from its start can take very long to back out;
+    // give each seed a budget and start again with another.
+    let path = (1..=50)
+        .find_map(|seed| search_walk(game, plies, 0, rule, &mut Lcg(seed), &mut 5_000))
+        .unwrap_or_else(|| panic!("no walk of {plies} plies from {}", game.position().to_fen()));
+    for (ply, mv) in path.into_iter().enumerate() {
+        assert!(game.outcome().is_none(), "ended early at ply {ply}: {:?}", game.outcome());
+        game.play(mv).unwrap();
+    }
+}
+
+fn search_walk(
+    game: &Game,
+    plies: usize,
+    ply: usize,
+    rule: Rule,
+    rng: &mut Lcg,
+    budget: &mut u32,
+) -> Option<Vec<Move>> {
+    if ply == plies {
+        return Some(Vec::new());
+    }
+    *budget = budget.checked_sub(1)?;
+    let position = game.position();
+    let mut candidates: Vec<Move> = position
+        .legal_moves()
+        .iter()
+        .copied()
+        .filter(|m| !m.is_capture() && rule(ply, &position, m))
+        .filter(|m| {
+            let next = position.play_unchecked(m);
+            !next.has_capture() && game.positions().iter().filter(|p| **p == next).count() < 2
+        })
+        .collect();
+    // Shuffle so the walk wanders instead of always trying the same square first.
+    for i in (1..candidates.len()).rev() {
+        candidates.swap(i, rng.next(i + 1));
+    }
+    for mv in candidates {
+        let mut next = game.clone();
+        next.play(mv).ok()?;
+        if ply + 1 < plies && next.is_over() {
+            continue;
+        }
+        if let Some(mut rest) = search_walk(&next, plies, ply + 1, rule, rng, budget) {
+            rest.insert(0, mv);
+            return Some(rest);
+        }
+    }
+    None
+}
+
+fn king_moves_only(_ply: usize, position: &Position, mv: &Move) -> bool {
+    position.kings().contains(mv.from())
+}
+
+fn man_moves_only(_ply: usize, position: &Position, mv: &Move) -> bool {
+    !position.kings().contains(mv.from()) && !mv.crowns()
+}
+
+fn draw(reason: DrawReason) -> Option<Outcome> {
+    Some(Outcome::Draw { reason })
+}
+
+#[test]
+fn no_legal_move_loses_when_blocked() {
+    // White's only man on a1 (29) faces b2 (25) with c3 (22) behind it occupied.
+    let g = game(Variant::English, "W:W29:B25,22");
+    assert_eq!(g.outcome(), Some(Outcome::Win { winner: Color::Black, reason: WinReason::NoLegalMove }));
+}
+
+#[test]
+fn no_pieces_loses() {
+    // Black's man on c5 (14) takes White's last piece on d4 (18), landing on e3 (23).
+    let mut g = game(Variant::English, "B:W18:B14");
+    let mv = g.play_text("14x23").unwrap();
+    assert!(mv.is_capture());
+    assert_eq!(g.outcome(), Some(Outcome::Win { winner: Color::Black, reason: WinReason::NoLegalMove }));
+}
+
+#[test]
+fn threefold_repetition_draws() {
+    let mut g = game(Variant::English, "W:WK29:BK4");
+    for text in ["29-25", "4-8", "25-29", "8-4", "29-25", "4-8", "25-29"] {
+        g.play_text(text).unwrap();
+        assert_eq!(g.outcome(), None);
+    }
+    g.play_text("8-4").unwrap();
+    assert_eq!(g.outcome(), draw(DrawReason::ThreefoldRepetition));
+    // Taking the move back reopens the game.
+    g.undo();
+    assert_eq!(g.outcome(), None);
+}
+
+#[test]
+fn english_forty_move_rule_after_80_plies_of_king_moves() {
+    let mut g = game(Variant::English, "W:WK29,K30,K31:BK1,K2,K3");
+    walk(&mut g, 80, &king_moves_only);
+    assert_eq!(g.outcome(), draw(DrawReason::FortyMoveRule));
+}
+
+#[test]
+fn english_man_move_resets_the_forty_move_count() {
+    let mut g = game(Variant::English, "W:WK29,K30,28:BK1,K2,5");
+    // 60 plies of king moves, then a man moves: the count starts again.
+    walk(&mut g, 61, &|ply, p, m| {
+        if ply == 60 {
+            man_moves_only(ply, p, m)
+        } else {
+            king_moves_only(ply, p, m)
+        }
+    });
+    // `walk` checks the game goes on through the first 79 plies; the 80th draws.
+    walk(&mut g, 80, &king_moves_only);
+    assert_eq!(g.outcome(), draw(DrawReason::FortyMoveRule));
+}
+
+#[test]
+fn russian_king_against_king_is_drawn_at_once() {
+    assert_eq!(game(Variant::Russian, "W:WK29:BK4").outcome(), draw(DrawReason::KingAgainstKing));
+    // But not when the side to move can capture the other king: a1 takes b2, landing c3.
+    let mut g = game(Variant::Russian, "W:WK29:BK25");
+    assert_eq!(g.outcome(), None);
+    g.play_text("29x22").unwrap();
+    assert_eq!(g.outcome(), Some(Outcome::Win { winner: Color::White, reason: WinReason::NoLegalMove }));
+}
+
+#[test]
+fn russian_three_kings_against_king_fifteen_moves() {
+    // The lone king keeps off the long diagonal, where a five-move rule would end it sooner.
+    let mut g = game(Variant::Russian, "W:WK29,K30,K31:BK1");
+    let off_diagonal = |_: usize, p: &Position, m: &Move| {
+        p.turn() == Color::White || !LONG_DIAGONAL.contains(&m.to().number())
+    };
+    // 15 moves of White (the stronger side) and 14 of Black: the game ends after White's 15th.
+    walk(&mut g, 29, &off_diagonal);
+    assert_eq!(g.outcome(), draw(DrawReason::ThreeKingsAgainstKing));
+}
+
+#[test]
+fn russian_kings_only_fifteen_moves() {
+    // Two kings and a man against two kings and two men: no lone king, unequal forces.
+    let mut g = game(Variant::Russian, "W:WK29,K32,21:BK1,K4,5,12");
+    walk(&mut g, 30, &king_moves_only);
+    assert_eq!(g.outcome(), draw(DrawReason::KingsOnlyFifteenMoves));
+}
+
+#[test]
+fn russian_equal_forces_thirty_moves_with_four_pieces_a_side() {
+    let mut g = game(Variant::Russian, "W:WK29,K32,21,28:BK1,K4,5,12");
+    // Kings move, except that White steps a man at ply 20 and Black at ply 41, which keeps the
+    // kings-only rule (30 plies) away; men moving do not change the balance of forces.
+    let schedule = |ply: usize, p: &Position, m: &Move| {
+        if ply == 20 || ply == 41 {
+            man_moves_only(ply, p, m)
+        } else {
+            king_moves_only(ply, p, m)
+        }
+    };
+    walk(&mut g, 60, &schedule);
+    assert_eq!(g.outcome(), draw(DrawReason::EqualForcesNoCapture));
+}
+
+#[test]
+fn russian_two_pieces_against_lone_king_five_moves() {
+    let mut g = game(Variant::Russian, "W:WK29,K31:BK1");
+    walk(&mut g, 10, &king_moves_only);
+    assert_eq!(g.outcome(), draw(DrawReason::FewPiecesAgainstKing));
+}
+
+#[test]
+fn russian_three_pieces_against_king_on_long_diagonal_five_moves() {
+    // The lone black king stays on the long diagonal a1-h8 (29, 25, 22, 18, 15, 11, 8, 4).
+    let stay_on_diagonal = |_: usize, p: &Position, m: &Move| {
+        LONG_DIAGONAL.contains(&m.to().number()) == (p.turn() == Color::Black)
+    };
+    let mut g = game(Variant::Russian, "W:WK30,K32,K28:BK4");
+    walk(&mut g, 10, &stay_on_diagonal);
+    assert_eq!(g.outcome(), draw(DrawReason::FewPiecesAgainstKing));
+    // Off the diagonal the five-move rule does not apply.
+    let mut g = game(Variant::Russian, "W:WK30,K32,K28:BK1");
+    walk(&mut g, 12, &|_: usize, p: &Position, m: &Move| {
+        p.turn() == Color::White || !LONG_DIAGONAL.contains(&m.to().number())
+    });
+    assert_eq!(g.outcome(), None);
+}
+
+#[test]
+fn agreement_resignation_and_time() {
+    let mut g = Game::new(Variant::English);
+    g.agree_draw().unwrap();
+    assert_eq!(g.outcome(), draw(DrawReason::Agreement));
+    assert!(g.play_text("11-15").is_err(), "no move after the game ended");
+    let mut g = Game::new(Variant::Russian);
+    g.resign(Color::White).unwrap();
+    assert_eq!(g.outcome(), Some(Outcome::Win { winner: Color::Black, reason: WinReason::Resignation }));
+    let mut g = Game::new(Variant::Russian);
+    g.lose_on_time(Color::Black).unwrap();
+    assert_eq!(g.outcome().unwrap().to_string(), "White wins: Black ran out of time");
+}
+
+#[test]
+fn undo_restores_position_and_history() {
+    let mut g = Game::new(Variant::English);
+    let start = g.position();
+    g.play_text("11-15").unwrap();
+    g.play_text("22-18").unwrap();
+    assert_eq!(g.undo().map(|m| m.to_hub()), Some("22-18".to_string()));
+    assert_eq!(g.undo().map(|m| m.to_hub()), Some("11-15".to_string()));
+    assert_eq!(g.undo(), None);
+    assert_eq!(g.position(), start);
+    assert!(g.moves().is_empty());
+}
