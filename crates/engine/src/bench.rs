@@ -13,10 +13,27 @@ use crate::score::Score;
 /// The depth `checkers bench` uses when none is given.
 pub const BENCH_DEPTH: u32 = 14;
 
-/// The bench positions: openings, middlegames and endgames of both variants.
+/// The bench positions: both start positions, then openings, middlegames and endgames of
+/// both variants reached by seeded random play (so they are varied, not necessarily good).
 pub const BENCH_POSITIONS: &[(Variant, &str)] = &[
     (Variant::English, "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"),
+    (Variant::English, "B:W19,21,22,25,26,27,29,30,31,32:B1,2,3,4,5,7,8,11,12,13"),
+    (Variant::English, "B:W20,21,22,23,25,28,29,31,32:B2,3,4,6,7,8,9,11,12"),
+    (Variant::English, "B:WK2,17,21,29,30,31,32:B3,4,5,6,8,9,28"),
+    (Variant::English, "B:W17,21,27,28,29,31:B3,5,7,8,10"),
+    (Variant::English, "B:WK1,13,20,28,32:B2,3,4,5,16,K23"),
+    (Variant::English, "B:WK3,19,20,27,31:B5,8,11,12,21,K25"),
+    (Variant::English, "B:W10,21,24:B4,11,23"),
+    (Variant::English, "B:WK14,20,21,22:B8,11,15,K31"),
     (Variant::Russian, "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"),
+    (Variant::Russian, "W:W15,21,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,8,11,12,13"),
+    (Variant::Russian, "W:W21,24,25,27,29,30,31,32:B1,2,3,4,5,8,11,15,20"),
+    (Variant::Russian, "W:W22,26,27,28,30,32:B1,3,4,5,8,12,15"),
+    (Variant::Russian, "W:W23,25,28,30,32:B1,3,5,11,12,17"),
+    (Variant::Russian, "W:W17,21,23,29,30,32:B1,2,5,8,12,13"),
+    (Variant::Russian, "W:W5,20,21,22,28,29:B4,8,10,12,13"),
+    (Variant::Russian, "W:W24,25,32:B5,8,18"),
+    (Variant::Russian, "W:W21,24,25:B9,13,16"),
 ];
 
 /// One searched bench position.

@@ -23,6 +23,7 @@
 mod bench;
 mod engine;
 mod eval;
+pub mod hub;
 mod level;
 mod limits;
 mod score;

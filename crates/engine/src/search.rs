@@ -20,6 +20,8 @@ use crate::tt::{Bound, MoveKey, TranspositionTable};
 pub(crate) const MAX_PLY: usize = 128;
 /// Deepest iteration.
 pub(crate) const MAX_DEPTH: u32 = 100;
+/// Shallowest depth at which the transposition table is used.
+const TT_MIN_DEPTH: i32 = 1;
 const INFINITY: i32 = Score::WIN + 1;
 const WIN_BOUND: i32 = Score::WIN - Score::MAX_PLIES_TO_END;
 
@@ -119,10 +121,20 @@ fn from_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
-/// Late move reductions by depth and move number.
+/// Late move reductions by depth and move number (both capped at 63).
 fn reduction(depth: i32, move_number: usize) -> i32 {
-    let r = (f64::from(depth.max(1)).ln() * (move_number.max(1) as f64).ln() / 1.9) as i32;
-    r.max(1)
+    static TABLE: std::sync::OnceLock<Vec<[i8; 64]>> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        (0..64)
+            .map(|d| {
+                std::array::from_fn(|m| {
+                    let r = (f64::from(d.max(1)).ln() * (m.max(1) as f64).ln() / 1.9) as i8;
+                    r.max(1)
+                })
+            })
+            .collect()
+    });
+    i32::from(table[depth.clamp(0, 63) as usize][move_number.min(63)])
 }
 
 pub(crate) struct Searcher<'a> {
@@ -339,14 +351,17 @@ impl<'a> Searcher<'a> {
     }
 
     #[inline]
-    fn push(&mut self, position: &Position, child: &Position, mv: &Move) {
+    /// Enters `child` on the path; returns its hash key.
+    fn push(&mut self, position: &Position, child: &Position, mv: &Move) -> u64 {
         let quiet = if mv.is_capture() || position.men_of(position.turn()).contains(mv.from()) {
             0
         } else {
             self.quiet_plies[self.quiet_plies.len() - 1] + 1
         };
-        self.hashes.push(child.hash_key());
+        let key = child.hash_key();
+        self.hashes.push(key);
         self.quiet_plies.push(quiet);
+        key
     }
 
     #[inline]
@@ -389,9 +404,13 @@ impl<'a> Searcher<'a> {
             return self.evaluate(position);
         }
 
-        let key = position.hash_key();
+        // The path ends with this position's key (pushed by the parent, or the root's own).
+        let key = self.hashes[self.hashes.len() - 1];
         let mut hash_move: Option<MoveKey> = None;
-        if let Some(entry) = self.shared.tt.probe(key) {
+        // Nodes one ply from the horizon are many and cheap: the table is not worth its
+        // memory traffic there.
+        let use_table = depth >= TT_MIN_DEPTH;
+        if let Some(entry) = if use_table { self.shared.tt.probe(key) } else { None } {
             hash_move = entry.best;
             if !pv_node && entry.depth >= depth {
                 let score = from_tt(entry.score, ply);
@@ -436,8 +455,10 @@ impl<'a> Searcher<'a> {
             }
             let mv = self.data.lists[ply][i];
             let child = position.play_unchecked(&mv);
-            self.shared.tt.prefetch(child.hash_key());
-            self.push(position, &child, &mv);
+            let child_key = self.push(position, &child, &mv);
+            if depth > TT_MIN_DEPTH {
+                self.shared.tt.prefetch(child_key);
+            }
             let new_depth = depth - 1 + extension;
             let quiet = !mv.is_capture() && !mv.crowns();
             let score = if i == 0 {
@@ -496,7 +517,9 @@ impl<'a> Searcher<'a> {
         let best_key = (bound != Bound::Upper).then(|| {
             move_key(&self.data.lists[ply][best_index], (self.data.order[ply][best_index] & 0xFF) as usize)
         });
-        self.shared.tt.store(key, to_tt(best_score, ply), depth, bound, best_key);
+        if use_table {
+            self.shared.tt.store(key, to_tt(best_score, ply), depth, bound, best_key);
+        }
         best_score
     }
 

@@ -42,8 +42,66 @@ struct Bucket {
 }
 
 pub(crate) struct TranspositionTable {
-    buckets: Box<[Bucket]>,
+    buckets: BucketMemory,
     generation: AtomicU8,
+}
+
+/// The buckets, in memory aligned to 2 MB and (on Linux) marked for transparent huge pages:
+/// table probes are random accesses, and with 4 KB pages most of their cost is page walks.
+struct BucketMemory {
+    ptr: std::ptr::NonNull<Bucket>,
+    len: usize,
+    layout: std::alloc::Layout,
+}
+
+// SAFETY: the buckets are atomics only; sharing and sending them between threads is sound.
+unsafe impl Send for BucketMemory {}
+unsafe impl Sync for BucketMemory {}
+
+const HUGE_PAGE: usize = 2 * 1024 * 1024;
+
+impl BucketMemory {
+    fn new(len: usize) -> BucketMemory {
+        let bytes = len * std::mem::size_of::<Bucket>();
+        let align = if bytes >= HUGE_PAGE { HUGE_PAGE } else { std::mem::align_of::<Bucket>() };
+        let layout = std::alloc::Layout::from_size_align(bytes, align)
+            .unwrap_or_else(|_| std::alloc::Layout::new::<Bucket>());
+        // SAFETY: the layout has non-zero size (len >= 1). The memory is zeroed below, after
+        // the huge-page advice (zeroing first would fault it in as small pages).
+        let raw = unsafe { std::alloc::alloc(layout) };
+        let Some(ptr) = std::ptr::NonNull::new(raw as *mut Bucket) else {
+            std::alloc::handle_alloc_error(layout)
+        };
+        #[cfg(target_os = "linux")]
+        if align == HUGE_PAGE {
+            extern "C" {
+                fn madvise(addr: *mut std::ffi::c_void, len: usize, advice: i32) -> i32;
+            }
+            const MADV_HUGEPAGE: i32 = 14;
+            // SAFETY: the range is exactly our allocation; the advice is only a hint.
+            unsafe {
+                madvise(raw as *mut std::ffi::c_void, layout.size(), MADV_HUGEPAGE);
+            }
+        }
+        // SAFETY: `raw` is valid for `layout.size()` bytes; all-zero bytes are valid atomics.
+        unsafe { std::ptr::write_bytes(raw, 0, layout.size()) };
+        BucketMemory { ptr, len: layout.size() / std::mem::size_of::<Bucket>(), layout }
+    }
+}
+
+impl std::ops::Deref for BucketMemory {
+    type Target = [Bucket];
+    fn deref(&self) -> &[Bucket] {
+        // SAFETY: `ptr` points to `len` initialised buckets that live as long as `self`.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+}
+
+impl Drop for BucketMemory {
+    fn drop(&mut self) {
+        // SAFETY: allocated in `new` with this very layout.
+        unsafe { std::alloc::dealloc(self.ptr.as_ptr() as *mut u8, self.layout) }
+    }
 }
 
 const NO_MOVE: u64 = 0xFF;
@@ -51,12 +109,8 @@ const NO_MOVE: u64 = 0xFF;
 impl TranspositionTable {
     /// A table of about `megabytes` MB (at least one bucket).
     pub fn new(megabytes: usize) -> TranspositionTable {
-        let count = (megabytes.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
-        let buckets = (0..count)
-            .map(|_| Bucket { slots: std::array::from_fn(|_| [AtomicU64::new(0), AtomicU64::new(0)]) })
-            .collect::<Vec<_>>()
-            .into_boxed_slice();
-        TranspositionTable { buckets, generation: AtomicU8::new(0) }
+        let count = (megabytes.clamp(1, 1 << 20) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
+        TranspositionTable { buckets: BucketMemory::new(count), generation: AtomicU8::new(0) }
     }
 
     /// Forgets everything.

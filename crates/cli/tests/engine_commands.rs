@@ -1,0 +1,108 @@
+//! `checkers analyse` and `checkers bench` through the real binary: the output formats of
+//! DESIGN.md, and one line on stderr with exit code 2 for bad input.
+
+use std::process::{Command, Output};
+
+fn checkers(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_checkers")).args(args).output().expect("the binary runs")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Checks `info depth D score S nodes N nps X pv ...` lines and the final `bestmove M`;
+/// returns the best move.
+fn check_analysis(text: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.len() >= 2, "{text}");
+    for line in &lines[..lines.len() - 1] {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(words[0], "info", "{line}");
+        assert_eq!(words[1], "depth", "{line}");
+        assert!(words[2].parse::<u32>().is_ok(), "{line}");
+        assert_eq!(words[3], "score", "{line}");
+        let score = words[4];
+        assert!(
+            score.parse::<i32>().is_ok() || score.starts_with("win") || score.starts_with("loss"),
+            "{line}"
+        );
+        assert_eq!(words[5], "nodes", "{line}");
+        assert!(words[6].parse::<u64>().is_ok(), "{line}");
+        assert_eq!(words[7], "nps", "{line}");
+        assert!(words[8].parse::<u64>().is_ok(), "{line}");
+        assert_eq!(words[9], "pv", "{line}");
+        assert!(words.len() > 10, "a pv has at least one move: {line}");
+    }
+    let last = lines[lines.len() - 1];
+    let best = last.strip_prefix("bestmove ").unwrap_or_else(|| panic!("{text}"));
+    best.to_string()
+}
+
+#[test]
+fn analyse_prints_info_lines_then_the_best_move() {
+    let out = checkers(&["analyse", "--variant", "english", "--depth", "6"]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    let best = check_analysis(&text);
+    assert!(["9-13", "9-14", "10-14", "10-15", "11-15", "11-16", "12-16"].contains(&best.as_str()), "{best}");
+    assert_eq!(text.lines().filter(|l| l.starts_with("info")).count(), 6, "one line per depth");
+
+    // The shot of the engine tests, in Russian, with the long capture form in the pv.
+    let out =
+        checkers(&["analyse", "--variant", "russian", "--fen", "W:W22,25,27,29,32:B14,15", "--depth", "5"]);
+    let text = stdout(&out);
+    assert_eq!(check_analysis(&text), "22-18");
+    assert!(text.contains("score win3"), "{text}");
+    assert!(text.contains("x18x"), "{text}");
+
+    for limit in [["--movetime", "50"], ["--level", "1"], ["--level", "7"]] {
+        let out = checkers(&["analyse", "--variant", "russian", limit[0], limit[1]]);
+        assert!(out.status.success());
+        check_analysis(&stdout(&out));
+    }
+}
+
+#[test]
+fn analyse_of_a_forced_or_lost_position() {
+    // One legal move: played at once, still with an info line.
+    let out = checkers(&["analyse", "--fen", "B:W18:B14", "--depth", "10"]);
+    assert_eq!(check_analysis(&stdout(&out)), "14x23");
+    // No legal move.
+    let out = checkers(&["analyse", "--fen", "B:W32:B28", "--depth", "3"]);
+    assert!(out.status.success());
+    assert_eq!(stdout(&out).trim(), "bestmove (none)");
+}
+
+#[test]
+fn bad_input_is_one_line_and_exit_2() {
+    for args in [
+        vec!["analyse", "--fen", "X:W1:B2", "--depth", "3"],
+        vec!["analyse", "--fen", "W:W1:B2", "--depth", "3"],
+        vec!["analyse", "--level", "10"],
+        vec!["analyse", "--depth", "0"],
+        vec!["analyse", "--movetime", "0"],
+        vec!["bench", "--depth", "0"],
+    ] {
+        let out = checkers(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn bench_prints_a_line_per_position_and_the_signature() {
+    let run = || stdout(&checkers(&["bench", "--depth", "5"]));
+    let text = run();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), checkers_engine::BENCH_POSITIONS.len() + 1, "{text}");
+    let last: Vec<&str> = lines[lines.len() - 1].split_whitespace().collect();
+    assert_eq!(last.len(), 4, "{text}");
+    assert_eq!((last[0], last[2]), ("nodes", "nps"));
+    let nodes: u64 = last[1].parse().unwrap();
+    assert!(nodes > 0);
+    // The signature repeats.
+    let again = run();
+    assert_eq!(again.lines().last().unwrap().split_whitespace().nth(1), Some(last[1]));
+}

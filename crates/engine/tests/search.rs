@@ -1,0 +1,165 @@
+//! The engine's promises: it finds forced wins in composed positions within a node budget,
+//! never returns an illegal move (whatever stops it), and repeats itself exactly under a
+//! node budget with one thread.
+
+use std::time::Duration;
+
+use checkers_engine::{Engine, EngineOptions, Level, Limits, Score, StopHandle};
+use checkers_rules::{Position, SquareNotation, Variant};
+
+fn engine() -> Engine {
+    Engine::new(EngineOptions { hash_mb: 4, threads: 1 })
+}
+
+fn position(variant: Variant, fen: &str) -> Position {
+    Position::from_fen(variant, fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
+}
+
+fn best(engine: &mut Engine, p: &Position, limits: Limits) -> (String, Score) {
+    let r = engine.search(p, &[], &limits, &StopHandle::new(), &mut |_| {});
+    let mv = r.best_move.expect("a move");
+    assert!(p.is_legal(&mv));
+    (mv.to_pdn(p, SquareNotation::Numeric), r.score)
+}
+
+/// A sacrifice that forces a capture, answered by a double jump that takes every remaining
+/// piece: 22-18 forces 14x23 (27x18x11) or 15x22 (25x18x9). Black is left with nothing: a win
+/// in 3 plies, the quickest possible (White has no capture now, Black has two men). The
+/// same holds in Russian (no backward capture is open to Black's men here), and for the
+/// position turned round with Black to move.
+#[test]
+fn finds_the_sacrifice_that_clears_the_board() {
+    let cases = [
+        (Variant::English, "W:W22,25,27,29,32:B14,15", "22-18"),
+        (Variant::English, "B:W18,19:B1,4,6,8,11", "11-15"),
+        (Variant::Russian, "W:W22,25,27,29,32:B14,15", "22-18"),
+        (Variant::Russian, "B:W18,19:B1,4,6,8,11", "11-15"),
+    ];
+    for (variant, fen, expected) in cases {
+        let p = position(variant, fen);
+        let (mv, score) = best(&mut engine(), &p, Limits::nodes(20_000));
+        assert_eq!(mv, expected, "{variant} {fen}");
+        assert_eq!(score, Score::win_in(3), "{variant} {fen}");
+    }
+}
+
+/// A side with no legal move has lost: no move, and the score says so.
+#[test]
+fn a_side_with_no_moves_has_lost() {
+    // Black's only man, on 28, is blocked by White's man on 32 and cannot jump off the board.
+    for (variant, fen) in [(Variant::English, "B:W32:B28"), (Variant::Russian, "W:W:B1")] {
+        let p = position(variant, fen);
+        let r = engine().search(&p, &[], &Limits::depth(4), &StopHandle::new(), &mut |_| {});
+        assert_eq!(r.best_move, None, "{fen}");
+        assert_eq!(r.score, Score::loss_in(0), "{fen}");
+    }
+}
+
+/// Positions from seeded random play, of both variants.
+fn sample_positions(count: usize) -> Vec<Position> {
+    let mut seed = 0x1234_5678_9abc_def0u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut out = Vec::new();
+    while out.len() < count {
+        let variant = Variant::ALL[out.len() % 2];
+        let mut p = Position::start(variant);
+        let plies = next() % 60;
+        for _ in 0..plies {
+            let moves = p.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            p = p.play_unchecked(&moves[(next() % moves.len() as u64) as usize]);
+        }
+        if !p.legal_moves().is_empty() {
+            out.push(p);
+        }
+    }
+    out
+}
+
+#[test]
+fn every_limit_gives_a_legal_move() {
+    let stopped = StopHandle::new();
+    stopped.stop();
+    let mut e = engine();
+    for p in sample_positions(40) {
+        let limits = [
+            Limits::nodes(1),
+            Limits::nodes(7),
+            Limits::nodes(3_000),
+            Limits::depth(1),
+            Limits::depth(5),
+            Limits::movetime(Duration::from_millis(1)),
+            Limits::clock(Duration::from_millis(3), Duration::ZERO),
+        ];
+        for limits in limits {
+            let r = e.search(&p, &[], &limits, &StopHandle::new(), &mut |_| {});
+            let mv = r.best_move.expect("a legal move exists");
+            assert!(p.is_legal(&mv), "{p:?} {limits:?}");
+            if p.legal_moves().len() == 1 {
+                assert_eq!(r.depth, 0, "a forced move is played at once");
+            }
+        }
+        // Stopped before it starts, even with no other limit.
+        let r = e.search(&p, &[], &Limits::infinite(), &stopped, &mut |_| {});
+        assert!(p.is_legal(&r.best_move.expect("a move")));
+    }
+}
+
+#[test]
+fn stopping_from_another_thread_returns_a_legal_move() {
+    let p = Position::start(Variant::Russian);
+    let stop = StopHandle::new();
+    let stopper = stop.clone();
+    let handle = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(30));
+        stopper.stop();
+    });
+    let mut e = Engine::new(EngineOptions { hash_mb: 8, threads: 2 });
+    let r = e.search(&p, &[], &Limits::infinite(), &stop, &mut |_| {});
+    handle.join().unwrap();
+    assert!(p.is_legal(&r.best_move.expect("a move")));
+}
+
+#[test]
+fn one_thread_under_a_node_budget_repeats_exactly() {
+    for p in sample_positions(6) {
+        let run = || {
+            let mut e = engine();
+            let r = e.search(&p, &[], &Limits::nodes(20_000), &StopHandle::new(), &mut |_| {});
+            (r.best_move, r.nodes, r.score)
+        };
+        assert_eq!(run(), run());
+        // And after new_game on a used engine.
+        let mut e = engine();
+        e.search(&Position::start(p.variant()), &[], &Limits::depth(6), &StopHandle::new(), &mut |_| {});
+        e.new_game();
+        let r = e.search(&p, &[], &Limits::nodes(20_000), &StopHandle::new(), &mut |_| {});
+        assert_eq!((r.best_move, r.nodes, r.score), run());
+    }
+}
+
+#[test]
+fn levels_repeat_for_a_seed_and_play_legal_moves() {
+    for p in sample_positions(6) {
+        for level in [1, 3, 5, 7].map(|n| Level::new(n).unwrap()) {
+            let a = level.choose_move(&mut engine(), &p, &[], 42);
+            let b = level.choose_move(&mut engine(), &p, &[], 42);
+            assert_eq!(a, b, "level {level}");
+            assert!(p.is_legal(&a.unwrap()));
+        }
+    }
+}
+
+#[test]
+fn equal_kings_endings_score_near_zero() {
+    let p = position(Variant::English, "W:WK1,K2:BK31,K32");
+    let r = engine().search(&p, &[], &Limits::depth(8), &StopHandle::new(), &mut |_| {});
+    assert!(r.score.value().abs() < 50, "{}", r.score);
+}
