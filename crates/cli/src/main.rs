@@ -27,6 +27,8 @@ enum Command {
     Analyse(commands::analyse::Args),
     /// Search fixed positions to a fixed depth: prints the node signature and speed.
     Bench(commands::bench::Args),
+    /// Speak the Hub protocol (v2) on stdin/stdout, for draughts GUIs and tools.
+    Hub(commands::hub::Args),
 }
 
 fn main() {
@@ -36,6 +38,7 @@ fn main() {
         Command::Perft(args) => commands::perft::run(args),
         Command::Analyse(args) => commands::analyse::run(args),
         Command::Bench(args) => commands::bench::run(args),
+        Command::Hub(args) => commands::hub::run(args),
     };
     if let Err(err) = result {
         eprintln!("error: {err:#}");

@@ -2,3 +2,4 @@ pub mod analyse;
 pub mod bench;
 pub mod moves;
 pub mod perft;
+pub mod hub;

@@ -1,0 +1,146 @@
+//! `checkers hub` through the real binary: a scripted GUI session over pipes, with a search
+//! to a depth, a ponder search answered after `ping` and `stop`, refused lines, and `quit`.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::Duration;
+
+use checkers_engine::hub::{move_from_hub, position_from_hub, Numbering};
+use checkers_rules::{Position, Variant};
+
+/// How long a test waits for an answer before calling the engine stuck (a guard against a
+/// hang, not a measure of speed).
+const PATIENCE: Duration = Duration::from_secs(60);
+
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_checkers"))
+            .arg("hub")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("the checkers binary runs");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine { child, stdin, lines }
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn next(&self) -> String {
+        self.lines.recv_timeout(PATIENCE).expect("the engine answers")
+    }
+
+    /// Reads lines up to and including the first that starts with `prefix`.
+    fn until(&self, prefix: &str) -> Vec<String> {
+        let mut seen = Vec::new();
+        loop {
+            let line = self.next();
+            let found = line.starts_with(prefix);
+            seen.push(line);
+            if found {
+                return seen;
+            }
+        }
+    }
+}
+
+fn done_move(line: &str) -> &str {
+    line.strip_prefix("done move=").unwrap_or_else(|| panic!("{line}")).split(' ').next().unwrap()
+}
+
+#[test]
+fn scripted_gui_session() {
+    let mut engine = Engine::start();
+    engine.send("hub");
+    let intro = engine.until("wait");
+    assert!(intro[0].starts_with("id name=checkers "), "{intro:?}");
+    assert!(intro
+        .iter()
+        .any(|l| l == "param name=variant value=english type=enum values=\"english russian\""));
+    assert!(intro.iter().any(|l| l.starts_with("param name=numbering value=standard")));
+
+    engine.send("set-param name=variant value=russian");
+    engine.send("set-param name=hash value=8");
+    engine.send("init");
+    assert_eq!(engine.next(), "ready");
+
+    // A search to a depth from a position with moves (c3-d4 f6-g5 in standard numbers).
+    let start = "Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww";
+    engine.send("new-game");
+    engine.send(&format!("pos pos={start} moves=\"22-18 11-16\""));
+    engine.send("level depth=5");
+    engine.send("go think");
+    let answer = engine.until("done");
+    let (done, infos) = answer.split_last().unwrap();
+    assert!(infos.iter().all(|l| l.starts_with("info depth=")), "{answer:?}");
+    assert!(infos.last().unwrap().starts_with("info depth=5 "), "{answer:?}");
+    let mut position = position_from_hub(start, Variant::Russian, Numbering::Standard).unwrap();
+    for m in ["22-18", "11-16"] {
+        position = position.play_unchecked(&move_from_hub(&position, m, Numbering::Standard).unwrap());
+    }
+    let best = move_from_hub(&position, done_move(done), Numbering::Standard).expect("a legal move");
+    assert_eq!(position.turn(), checkers_rules::Color::White);
+    assert!(position.is_legal(&best));
+
+    // Pondering runs until stopped; ping is answered meanwhile; stop still gives a move.
+    engine.send("level infinite");
+    engine.send("go ponder");
+    engine.send("ping");
+    assert!(engine.until("pong").iter().all(|l| l.starts_with("info") || l == "pong"));
+    engine.send("stop");
+    // The next search may be set up at once, before the stopped one has answered.
+    engine.send(&format!("pos pos={start}"));
+    engine.send("level nodes=2000");
+    engine.send("go think");
+    let stopped = engine.until("done");
+    let start_position = Position::start(Variant::Russian);
+    assert!(move_from_hub(&position, done_move(stopped.last().unwrap()), Numbering::Standard).is_ok());
+    let next = engine.until("done");
+    assert!(move_from_hub(&start_position, done_move(next.last().unwrap()), Numbering::Standard).is_ok());
+
+    // Bad lines are answered with errors and the engine carries on.
+    for bad in ["fly away", "pos pos=Wxyz", "level depth=zero", "set-param name=variant value=chess"] {
+        engine.send(bad);
+        let line = engine.next();
+        assert!(line.starts_with("error message="), "{bad}: {line}");
+    }
+    engine.send("ping");
+    assert_eq!(engine.next(), "pong");
+
+    engine.send("quit");
+    let status = engine.child.wait().unwrap();
+    assert!(status.success());
+}
+
+#[test]
+fn closed_input_ends_the_engine() {
+    let mut engine = Engine::start();
+    engine.send("hub");
+    engine.until("wait");
+    engine.send("pos pos=Bbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww");
+    engine.send("level infinite");
+    engine.send("go think");
+    let Engine { mut child, stdin, .. } = engine;
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+}
