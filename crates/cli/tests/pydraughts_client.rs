@@ -1,0 +1,58 @@
+//! `checkers hub` driven by pydraughts (PyPI), a Hub client nobody here wrote: whole English
+//! and Russian games through its `HubEngine` with `numbering=pydraughts`, its own board
+//! refereeing every move (`tests/pydraughts/play_games.py`).
+//!
+//! The Python environment comes from `scripts/setup-test-deps.sh` (a venv in
+//! `target/test-deps/pydraughts-venv`); `CHECKERS_TEST_PYTHON` names another interpreter
+//! that has pydraughts. Without one the test is skipped locally but fails when `CI=true`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// A Python interpreter that can import pydraughts, if there is one.
+fn python() -> Option<PathBuf> {
+    let candidates = [
+        std::env::var_os("CHECKERS_TEST_PYTHON").map(PathBuf::from),
+        Some(workspace().join("target/test-deps/pydraughts-venv/bin/python")),
+    ];
+    candidates.into_iter().flatten().find(|python| {
+        Command::new(python)
+            .args(["-c", "import draughts.engine"])
+            .output()
+            .is_ok_and(|out| out.status.success())
+    })
+}
+
+#[test]
+fn pydraughts_plays_whole_games_against_the_hub_engine() {
+    let Some(python) = python() else {
+        let message =
+            "no Python with pydraughts: run scripts/setup-test-deps.sh (or set CHECKERS_TEST_PYTHON)";
+        if std::env::var("CI").is_ok_and(|v| v == "true") {
+            panic!("{message}");
+        }
+        eprintln!("skipped: {message}");
+        return;
+    };
+    let script = workspace().join("tests/pydraughts/play_games.py");
+    let out = Command::new(&python)
+        .arg(&script)
+        .args(["--engine", env!("CARGO_BIN_EXE_checkers")])
+        .output()
+        .expect("the pydraughts script runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "pydraughts games failed:\n{stdout}\n{stderr}");
+    assert!(stdout.contains("all games legal"), "{stdout}");
+    // Both variants, whole games: every game against the random mover ends in a win.
+    for variant in ["english", "russian"] {
+        assert!(
+            stdout.lines().filter(|l| l.starts_with(variant) && l.contains(" wins")).count() >= 6,
+            "{stdout}"
+        );
+    }
+}
