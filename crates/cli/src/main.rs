@@ -32,7 +32,7 @@ enum Command {
 }
 
 fn main() {
-    let cli = Cli::parse();
+    let cli = Cli::try_parse().unwrap_or_else(|err| exit_on_usage_error(err));
     let result = match cli.command {
         Command::Moves(args) => commands::moves::run(args),
         Command::Perft(args) => commands::perft::run(args),
@@ -44,4 +44,23 @@ fn main() {
         eprintln!("error: {err:#}");
         std::process::exit(2);
     }
+}
+
+/// Help and version go out as clap writes them; a usage error becomes one line on stderr and
+/// exit code 2, like every other bad input.
+fn exit_on_usage_error(err: clap::Error) -> ! {
+    use clap::error::ErrorKind;
+    if matches!(err.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+        err.exit();
+    }
+    let rendered = err.render().to_string();
+    let parts: Vec<&str> = rendered
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with("Usage:") && !line.starts_with("For more information"))
+        .collect();
+    let line = parts.join(" ");
+    let line = line.strip_prefix("error: ").unwrap_or(&line);
+    eprintln!("error: {line} (see `checkers --help`)");
+    std::process::exit(2);
 }
