@@ -57,7 +57,9 @@ fn exit_on_usage_error(err: clap::Error) -> ! {
     let parts: Vec<&str> = rendered
         .lines()
         .map(str::trim)
-        .filter(|line| !line.is_empty() && !line.starts_with("Usage:") && !line.starts_with("For more information"))
+        .filter(|line| {
+            !line.is_empty() && !line.starts_with("Usage:") && !line.starts_with("For more information")
+        })
         .collect();
     let line = parts.join(" ");
     let line = line.strip_prefix("error: ").unwrap_or(&line);
