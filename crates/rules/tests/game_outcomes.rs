@@ -242,3 +242,35 @@ fn undo_restores_position_and_history() {
     assert_eq!(g.position(), start);
     assert!(g.moves().is_empty());
 }
+
+mod properties {
+    use checkers_rules::{Game, Variant};
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        /// Playing moves then taking them back restores every earlier position, move list and
+        /// outcome, in both variants.
+        #[test]
+        fn undo_restores_every_earlier_state(choices in proptest::collection::vec(any::<u16>(), 1..120), russian in any::<bool>()) {
+            let variant = if russian { Variant::Russian } else { Variant::English };
+            let mut game = Game::new(variant);
+            let mut states = vec![game.clone()];
+            for choice in choices {
+                let legal = game.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                game.play(legal[usize::from(choice) % legal.len()]).unwrap();
+                states.push(game.clone());
+            }
+            while let Some(expected) = states.pop() {
+                prop_assert_eq!(&game, &expected);
+                if game.undo().is_none() {
+                    prop_assert!(states.is_empty());
+                }
+            }
+        }
+    }
+}
