@@ -38,46 +38,82 @@ impl Move {
     }
 }
 
-/// A list of moves, reused between calls to avoid allocation in search and perft.
-#[derive(Clone, Debug, Default)]
+/// How many moves a list holds without allocating. Real games stay far below it; a position
+/// with more moves (a FEN with a dozen flying kings, say) moves the list to the heap.
+const INLINE_MOVES: usize = 64;
+
+/// A list of moves: up to [`INLINE_MOVES`] held inline (no allocation), more on the heap, so
+/// no position can overflow or truncate it.
+#[derive(Clone, Debug)]
 pub struct MoveList {
-    moves: Vec<Move>,
+    len: usize,
+    inline: [Move; INLINE_MOVES],
+    /// All the moves, once there are more than fit inline; empty otherwise.
+    heap: Vec<Move>,
+}
+
+impl Default for MoveList {
+    fn default() -> MoveList {
+        MoveList::new()
+    }
 }
 
 impl MoveList {
     pub fn new() -> MoveList {
-        MoveList { moves: Vec::with_capacity(64) }
+        // Filler for the unused inline slots; never read.
+        let a1 = Square::from_index(0);
+        let filler = Move { from: a1, to: a1, crowns: false, captured: 0 };
+        MoveList { len: 0, inline: [filler; INLINE_MOVES], heap: Vec::new() }
     }
     pub fn len(&self) -> usize {
-        self.moves.len()
+        self.len
     }
     pub fn is_empty(&self) -> bool {
-        self.moves.is_empty()
+        self.len == 0
     }
     pub fn clear(&mut self) {
-        self.moves.clear();
+        self.len = 0;
+        self.heap.clear();
     }
+    #[inline]
     pub fn as_slice(&self) -> &[Move] {
-        &self.moves
+        if self.len <= INLINE_MOVES {
+            &self.inline[..self.len]
+        } else {
+            &self.heap
+        }
     }
+    #[inline]
     pub fn as_mut_slice(&mut self) -> &mut [Move] {
-        &mut self.moves
+        if self.len <= INLINE_MOVES {
+            &mut self.inline[..self.len]
+        } else {
+            &mut self.heap
+        }
     }
     pub fn iter(&self) -> std::slice::Iter<'_, Move> {
-        self.moves.iter()
+        self.as_slice().iter()
     }
     pub fn to_vec(&self) -> Vec<Move> {
-        self.moves.clone()
+        self.as_slice().to_vec()
     }
     #[inline]
     pub(crate) fn push(&mut self, mv: Move) {
-        self.moves.push(mv);
+        if self.len < INLINE_MOVES {
+            self.inline[self.len] = mv;
+        } else {
+            if self.len == INLINE_MOVES {
+                self.heap.extend_from_slice(&self.inline);
+            }
+            self.heap.push(mv);
+        }
+        self.len += 1;
     }
     /// Adds a capture unless an equal move (same from, to, captured set, crowning) is there.
     #[inline]
     pub(crate) fn push_capture_unique(&mut self, mv: Move) {
-        if !self.moves.contains(&mv) {
-            self.moves.push(mv);
+        if !self.as_slice().contains(&mv) {
+            self.push(mv);
         }
     }
 }
@@ -85,7 +121,7 @@ impl MoveList {
 impl std::ops::Index<usize> for MoveList {
     type Output = Move;
     fn index(&self, i: usize) -> &Move {
-        &self.moves[i]
+        &self.as_slice()[i]
     }
 }
 
@@ -93,7 +129,7 @@ impl<'a> IntoIterator for &'a MoveList {
     type Item = &'a Move;
     type IntoIter = std::slice::Iter<'a, Move>;
     fn into_iter(self) -> Self::IntoIter {
-        self.moves.iter()
+        self.as_slice().iter()
     }
 }
 

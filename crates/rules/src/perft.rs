@@ -1,8 +1,18 @@
 //! Perft: the number of move sequences of a given length, the standard test of a move
-//! generator. Bulk counting at the last ply; an optional hash table for deep runs.
+//! generator, and the measure of its speed.
+//!
+//! The walk is compiled once per rule set and side to move. Quiet moves are played straight
+//! from the bitboards without building `Move` values; only captures (which must be merged
+//! when two routes make one move) go through a list. The last ply is counted in bulk: quiet
+//! moves by popcount, captures without listing those that cannot repeat. An optional hash
+//! table serves deep runs.
 
-use crate::moves::MoveList;
-use crate::position::Position;
+use crate::movegen::{
+    after_move, after_quiet, count_moves, fast_captures, for_each_quiet, has_capture, Black, EnglishRules,
+    ListSink, Rules, RussianRules, Side, View, White,
+};
+use crate::moves::{Move, MoveList};
+use crate::position::{Color, Position, Variant};
 
 /// What perft counts as one move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -14,16 +24,18 @@ pub enum PerftMode {
     Paths,
 }
 
-/// Reusable move lists, one per ply, so perft allocates nothing while it runs.
+/// A perft counter: reusable capture lists, one per ply, so it allocates nothing while it
+/// runs, and an optional hash table.
 pub struct Perft {
     lists: Vec<MoveList>,
+    scratch: MoveList,
     mode: PerftMode,
     table: Option<PerftTable>,
 }
 
 impl Perft {
     pub fn new(mode: PerftMode) -> Perft {
-        Perft { lists: Vec::new(), mode, table: None }
+        Perft { lists: Vec::new(), scratch: MoveList::new(), mode, table: None }
     }
 
     /// Uses a transposition table of about `megabytes` MB (0 for none).
@@ -34,57 +46,73 @@ impl Perft {
 
     /// The number of leaves `depth` plies below `position`.
     pub fn count(&mut self, position: &Position, depth: u32) -> u64 {
-        while self.lists.len() <= depth as usize {
-            self.lists.push(MoveList::new());
-        }
-        self.node(position, depth)
-    }
-
-    /// The root moves perft would follow in this mode (routes, in `Paths` mode).
-    pub fn root_moves(position: &Position, mode: PerftMode) -> Vec<crate::Move> {
-        let mut list = MoveList::new();
-        Perft::new(mode).generate(position, &mut list);
-        list.to_vec()
-    }
-
-    fn generate(&self, position: &Position, list: &mut MoveList) {
-        match self.mode {
-            PerftMode::Moves => position.generate_moves(list),
-            PerftMode::Paths => {
-                position.generate_capture_paths(list);
-                if list.is_empty() {
-                    position.generate_moves(list);
-                }
-            }
-        }
-    }
-
-    fn node(&mut self, position: &Position, depth: u32) -> u64 {
         if depth == 0 {
             return 1;
         }
-        if depth == 1 && self.mode == PerftMode::Moves && !position.has_capture() {
-            return position.count_quiet_moves();
+        while self.lists.len() <= depth as usize {
+            self.lists.push(MoveList::new());
+        }
+        let paths = self.mode == PerftMode::Paths;
+        match (position.variant, position.turn, paths) {
+            (Variant::English, Color::White, false) => {
+                self.node::<EnglishRules, White, false>(position, depth)
+            }
+            (Variant::English, Color::Black, false) => {
+                self.node::<EnglishRules, Black, false>(position, depth)
+            }
+            (Variant::English, Color::White, true) => self.node::<EnglishRules, White, true>(position, depth),
+            (Variant::English, Color::Black, true) => self.node::<EnglishRules, Black, true>(position, depth),
+            // Russian routes that make one move are one move in either mode.
+            (Variant::Russian, Color::White, _) => self.node::<RussianRules, White, false>(position, depth),
+            (Variant::Russian, Color::Black, _) => self.node::<RussianRules, Black, false>(position, depth),
+        }
+    }
+
+    /// The root moves perft would follow in this mode (routes, in `Paths` mode).
+    pub fn root_moves(position: &Position, mode: PerftMode) -> Vec<Move> {
+        let mut list = MoveList::new();
+        match mode {
+            PerftMode::Moves => position.generate_moves(&mut list),
+            PerftMode::Paths => position.generate_capture_paths(&mut list),
+        }
+        list.to_vec()
+    }
+
+    /// Leaves below `position` (`depth` >= 1), with the side to move `S` known at compile time.
+    fn node<R: Rules, S: Side, const PATHS: bool>(&mut self, position: &Position, depth: u32) -> u64 {
+        if depth == 1 {
+            return count_moves::<R, S>(position, !PATHS, &mut self.scratch);
         }
         if depth >= 3 {
-            if let Some(table) = &self.table {
-                if let Some(n) = table.get(position, depth) {
-                    return n;
-                }
+            if let Some(n) = self.table.as_ref().and_then(|t| t.get(position, depth)) {
+                return n;
             }
         }
-        let mut list = std::mem::take(&mut self.lists[depth as usize]);
-        self.generate(position, &mut list);
-        let total = if depth == 1 {
-            list.len() as u64
-        } else {
-            let mut total = 0;
-            for mv in list.iter() {
-                total += self.node(&position.play_unchecked(mv), depth - 1);
-            }
-            total
+        let v = View::of::<S>(position);
+        let mut total = 0;
+        // One ply above the leaves the children are counted in place, not through a call.
+        let mut visit = |perft: &mut Perft, child: &Position| {
+            total += if depth == 2 {
+                count_moves::<R, S::Opponent>(child, !PATHS, &mut perft.scratch)
+            } else {
+                perft.node::<R, S::Opponent, PATHS>(child, depth - 1)
+            };
         };
-        self.lists[depth as usize] = list;
+        if has_capture::<R, S>(&v) {
+            let ply = depth as usize;
+            self.lists[ply].clear();
+            fast_captures::<R, S, _>(&v, &mut ListSink { list: &mut self.lists[ply], unique: !PATHS });
+            // Indexed, not iterated: the children below borrow `self` to use deeper lists.
+            for i in 0..self.lists[ply].len() {
+                let mv = self.lists[ply][i];
+                let child = after_move::<S>(position, mv.from.bit(), mv.to.bit(), mv.captured, mv.crowns);
+                visit(self, &child);
+            }
+        } else {
+            for_each_quiet::<R, S>(&v, |from, to, is_king, crowns| {
+                visit(self, &after_quiet::<S>(position, from, to, is_king, crowns));
+            });
+        }
         if depth >= 3 {
             if let Some(table) = &mut self.table {
                 table.put(position, depth, total);
@@ -125,9 +153,10 @@ pub fn perft(position: &Position, depth: u32) -> u64 {
 }
 
 /// Perft per root move: each legal move with the leaves below it.
-pub fn perft_divide(position: &Position, depth: u32, mode: PerftMode) -> Vec<(crate::Move, u64)> {
+pub fn perft_divide(position: &Position, depth: u32, mode: PerftMode) -> Vec<(Move, u64)> {
     let mut perft = Perft::new(mode);
-    let mut list = MoveList::new();
-    perft.generate(position, &mut list);
-    list.iter().map(|mv| (*mv, perft.count(&position.play_unchecked(mv), depth.saturating_sub(1)))).collect()
+    Perft::root_moves(position, mode)
+        .into_iter()
+        .map(|mv| (mv, perft.count(&position.play_unchecked(&mv), depth.saturating_sub(1))))
+        .collect()
 }
