@@ -3,3 +3,4 @@ pub mod bench;
 pub mod moves;
 pub mod perft;
 pub mod hub;
+pub mod play;

@@ -1,0 +1,780 @@
+//! `checkers play`: the terminal game (seed 000, in today's clothes).
+//!
+//! The board with `b`/`B` for Black and `r`/`R` (or `w`/`W`) for the other side, the square
+//! names to its right, the last move marked. The player types moves (`11-15`, `11 15`,
+//! `9x18x27`, the short `9x27`, algebraic `c3-d4` in Russian) or commands (`help`, `hint`,
+//! `undo`, `draw`, `resign`, `flip`, `save [FILE]`, `new`, `quit`); a move that is not legal
+//! is refused with the reason and asked for again. The computer plays at levels 1-9.
+//!
+//! Every game goes to a PDN record (`gamerec.txt` unless `--record` says otherwise), written
+//! after every move, after earlier games in the file. Input is read line by line whether or
+//! not it is a terminal, so whole games can be piped in; the end of input, like `quit` and
+//! Ctrl-C, leaves the record complete. The terminal is never put in a special mode, so
+//! nothing needs restoring beyond the colour, which every coloured piece of text resets.
+
+mod board;
+mod input;
+mod record;
+
+use std::io::{self, BufRead, IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use anyhow::{bail, Context};
+use checkers_engine::{Engine, EngineOptions, Level, StopHandle};
+use checkers_rules::{
+    Color, Game, Move, MoveTextError, Outcome, PdnGame, PdnResult, Position, SquareNotation, Variant,
+    WinReason,
+};
+
+use crate::common::VariantArg;
+use board::{Letters, Style, RESET};
+use input::{numbers_to_algebraic, Input};
+use record::{pdn_date_today, RecordFile};
+
+/// The level a newcomer meets: sees simple shots, leaves chances.
+const DEFAULT_LEVEL: u32 = 4;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Rules to play by.
+    #[arg(long, value_enum, default_value_t = VariantArg::English)]
+    variant: VariantArg,
+    /// The computer's strength, 1 (beginner) to 9 (master).
+    #[arg(long, default_value_t = DEFAULT_LEVEL, value_parser = clap::value_parser!(u32).range(1..=9))]
+    level: u32,
+    /// Who the people at the keyboard play: `black`, `white`, `both` (two players, no computer)
+    /// or `none` (watch the computer play itself). Default: the side that moves first (Black
+    /// in English, White in Russian).
+    #[arg(long, value_enum)]
+    side: Option<SideArg>,
+    /// Start from this position (PDN FEN, e.g. `B:W18,K30:B14,K5`) instead of the start.
+    #[arg(long)]
+    fen: Option<String>,
+    /// The most the computer thinks per move, in seconds (it answers sooner when its level's
+    /// search is done).
+    #[arg(long, value_name = "SECONDS")]
+    time: Option<f64>,
+    /// The PDN file every game is added to.
+    #[arg(long, value_name = "FILE", default_value = "gamerec.txt")]
+    record: PathBuf,
+    /// Letters for the pieces of the side that is not Black: `red` (r, R) or `white` (w, W).
+    /// Default: red in English, white in Russian.
+    #[arg(long, value_enum)]
+    letters: Option<Letters>,
+    /// Seed for the computer's choices (the same seed, level and moves give the same game).
+    /// Default: a new one each run.
+    #[arg(long)]
+    seed: Option<u64>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum SideArg {
+    Black,
+    White,
+    Both,
+    None,
+}
+
+/// Who plays a side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Player {
+    Human,
+    Computer,
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let variant: Variant = args.variant.into();
+    let start = match &args.fen {
+        None => Position::start(variant),
+        Some(text) => Position::from_fen(variant, text).with_context(|| format!("bad --fen `{text}`"))?,
+    };
+    let think_limit = match args.time {
+        None => None,
+        Some(t) if t.is_finite() && t > 0.0 && t <= 86_400.0 => Some(Duration::from_secs_f64(t)),
+        Some(t) => bail!("--time is seconds per move, more than 0 and at most 86400; found {t}"),
+    };
+    let Some(level) = Level::new(args.level) else { bail!("--level must be between 1 and 9") };
+    let side = args.side.unwrap_or(match variant.first_to_move() {
+        Color::Black => SideArg::Black,
+        Color::White => SideArg::White,
+    });
+    let players = |color: Color| match (side, color) {
+        (SideArg::Both, _) => Player::Human,
+        (SideArg::None, _) => Player::Computer,
+        (SideArg::Black, Color::Black) | (SideArg::White, Color::White) => Player::Human,
+        _ => Player::Computer,
+    };
+    let letters = args.letters.unwrap_or(match variant {
+        Variant::English => Letters::Red,
+        Variant::Russian => Letters::White,
+    });
+    let colour = io::stdout().is_terminal()
+        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        && std::env::var("TERM").map_or(true, |t| t != "dumb");
+    let record = RecordFile::open(&args.record)?;
+    let seed = args.seed.unwrap_or_else(|| {
+        SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(1)
+    });
+
+    let record = Arc::new(Mutex::new(record));
+    watch_for_interrupt(Arc::clone(&record), colour);
+
+    let stdin = io::stdin();
+    let echo = !stdin.is_terminal();
+    let mut session = Session {
+        style: Style { variant, letters, colour, flipped: false },
+        players: [players(Color::White), players(Color::Black)],
+        level,
+        think_limit,
+        seed,
+        start,
+        game: Game::from_position(start),
+        engine: Engine::new(EngineOptions { hash_mb: 32, threads: 1 }),
+        record,
+        date: pdn_date_today(),
+        human_name: std::env::var("USER")
+            .or_else(|_| std::env::var("USERNAME"))
+            .ok()
+            .filter(|n| !n.trim().is_empty())
+            .unwrap_or_else(|| "Player".to_string()),
+        games_started: 1,
+        input: stdin.lock(),
+        echo,
+        shown_at: None,
+        announced: false,
+        copies: Vec::new(),
+    };
+    session.welcome();
+    session.play()
+}
+
+/// On Ctrl-C: wait for a record being written to be complete, reset the colour, say where
+/// the game is, and leave.
+fn watch_for_interrupt(record: Arc<Mutex<RecordFile>>, colour: bool) {
+    let _ = ctrlc::set_handler(move || {
+        let record = record.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let reset = if colour { RESET } else { "" };
+        let saved = if record.has_current_game() {
+            format!(" The game is saved in {}.", record.name())
+        } else {
+            String::new()
+        };
+        let mut out = io::stdout();
+        let _ = writeln!(out, "{reset}\nInterrupted.{saved}");
+        let _ = out.flush();
+        std::process::exit(130);
+    });
+}
+
+/// Stops a search after a time limit, unless dropped first.
+struct Deadline(#[allow(dead_code)] mpsc::Sender<()>);
+
+impl Deadline {
+    fn start(limit: Duration, stop: StopHandle) -> Deadline {
+        let (sender, receiver) = mpsc::channel::<()>();
+        std::thread::spawn(move || {
+            if let Err(mpsc::RecvTimeoutError::Timeout) = receiver.recv_timeout(limit) {
+                stop.stop();
+            }
+        });
+        Deadline(sender)
+    }
+}
+
+/// Whether the loop goes on after a line of input.
+enum Flow {
+    Continue,
+    Quit,
+}
+
+struct Session<R: BufRead> {
+    style: Style,
+    /// Who plays White (index 0) and Black (index 1).
+    players: [Player; 2],
+    level: Level,
+    think_limit: Option<Duration>,
+    seed: u64,
+    start: Position,
+    game: Game,
+    engine: Engine,
+    record: Arc<Mutex<RecordFile>>,
+    date: String,
+    human_name: String,
+    games_started: u64,
+    input: R,
+    /// Repeat each line read after its prompt (input that is not a terminal shows nowhere).
+    echo: bool,
+    /// The number of moves played when the board was last shown.
+    shown_at: Option<usize>,
+    /// Whether the current game's end has been announced.
+    announced: bool,
+    /// Files this game was saved to with `save FILE` (a second save there replaces the first).
+    copies: Vec<RecordFile>,
+}
+
+impl<R: BufRead> Session<R> {
+    fn player(&self, color: Color) -> Player {
+        self.players[usize::from(color == Color::Black)]
+    }
+
+    fn name(&self, color: Color) -> &'static str {
+        self.style.side_name(color)
+    }
+
+    /// The only human's colour when one person plays the computer.
+    fn lone_human(&self) -> Option<Color> {
+        match (self.player(Color::Black), self.player(Color::White)) {
+            (Player::Human, Player::Computer) => Some(Color::Black),
+            (Player::Computer, Player::Human) => Some(Color::White),
+            _ => None,
+        }
+    }
+
+    fn say(&self, text: &str) {
+        // A closed output must not stop the game (or its record); writes may fail quietly.
+        let mut out = io::stdout().lock();
+        let _ = writeln!(out, "{text}");
+    }
+
+    fn example_move(&self) -> &'static str {
+        match self.style.variant {
+            Variant::English => "11-15",
+            Variant::Russian => "c3-d4",
+        }
+    }
+
+    fn move_text(&self, position: &Position, mv: &Move) -> String {
+        let text = mv.to_pdn(position, self.style.notation());
+        match self.style.variant {
+            Variant::Russian => text.replace('x', ":"),
+            Variant::English => text,
+        }
+    }
+
+    /// Square numbers in rules-library messages, in the notation of the variant.
+    fn localize(&self, text: &str) -> String {
+        let text = text.replace("White", self.name(Color::White));
+        match self.style.notation() {
+            SquareNotation::Numeric => text,
+            SquareNotation::Algebraic => numbers_to_algebraic(&text).replace('x', ":"),
+        }
+    }
+
+    fn welcome(&self) {
+        let variant = match self.style.variant {
+            Variant::English => "English checkers",
+            Variant::Russian => "Russian draughts",
+        };
+        let how = match self.style.variant {
+            Variant::English => "Type a move like 11-15 (the squares are numbered on the right)",
+            Variant::Russian => "Type a move like c3-d4 (the squares are named on the right)",
+        };
+        self.say(&format!("Welcome to {variant}! {how}, or `help` for the commands."));
+        let first = self.style.variant.first_to_move();
+        let mover = format!("{} moves first", self.name(first));
+        let line = match (self.player(Color::Black), self.player(Color::White)) {
+            (Player::Human, Player::Human) => format!("Two players at one keyboard; {mover}."),
+            (Player::Computer, Player::Computer) => {
+                format!("The computer plays itself at level {} ({}); {mover}.", self.level, self.level.name())
+            }
+            _ => {
+                let human = self.lone_human().unwrap_or(Color::Black);
+                let computer = human.opponent();
+                format!(
+                    "You play {} ({}) against the computer, {} ({}), at level {} ({}); {mover}.",
+                    self.name(human),
+                    self.style.side_letters(human),
+                    self.name(computer),
+                    self.style.side_letters(computer),
+                    self.level,
+                    self.level.name()
+                )
+            }
+        };
+        self.say(&line);
+    }
+
+    fn help(&self) {
+        let moves = match self.style.variant {
+            Variant::English => {
+                "Moves: the square a piece goes from, then the square it goes to: 11-15 or 11 15.\n\
+                 A capture: 9x18, or the whole jump 9x18x27 (9x27 is enough when there is one such jump).\n\
+                 The numbers are on the board to the right. Captures are compulsory."
+            }
+            Variant::Russian => {
+                "Moves: the square a piece goes from, then the square it goes to: c3-d4 or c3 d4\n\
+                 (numbers 1-32 work too). A capture: c3:e5, or the whole route c3:e5:g3\n\
+                 (c3:g3 is enough when there is one such capture). Captures are compulsory."
+            }
+        };
+        self.say(moves);
+        self.say(
+            "Commands:\n  \
+             hint         the computer suggests a move\n  \
+             undo         take back your last move (and the computer's answer)\n  \
+             draw         offer a draw\n  \
+             resign       give up this game\n  \
+             flip         turn the board around\n  \
+             moves        list the legal moves\n  \
+             board        show the board again\n  \
+             save [FILE]  save the game (it is saved after every move anyway)\n  \
+             new          start a new game\n  \
+             quit         leave (the game stays in the record)",
+        );
+        let record = self.record.lock().unwrap_or_else(|p| p.into_inner());
+        self.say(&format!("Every game is recorded in {} (PDN).", record.name()));
+    }
+
+    fn show_board(&mut self) {
+        let position = self.game.position();
+        let last: Vec<_> = match (self.game.moves().last(), self.game.positions().iter().rev().nth(1)) {
+            (Some(mv), Some(_)) => vec![mv.from(), mv.to()],
+            _ => Vec::new(),
+        };
+        let caption = |color: Color| {
+            let who = match (self.player(color), self.lone_human()) {
+                (Player::Human, Some(_)) => "you".to_string(),
+                (Player::Human, None) => "player".to_string(),
+                (Player::Computer, _) => format!("computer, level {}", self.level),
+            };
+            let pieces = position.pieces(color).len();
+            let kings = position.kings_of(color).len();
+            let kings = match kings {
+                0 => String::new(),
+                1 => ", 1 king".to_string(),
+                n => format!(", {n} kings"),
+            };
+            let plural = if pieces == 1 { "" } else { "s" };
+            format!(
+                "{} ({}): {who}; {pieces} piece{plural}{kings}",
+                self.name(color),
+                self.style.side_letters(color)
+            )
+        };
+        let (top, bottom) =
+            if self.style.flipped { (Color::White, Color::Black) } else { (Color::Black, Color::White) };
+        self.say("");
+        self.say(self.style.render(&position, &last, &caption(top), &caption(bottom)).trim_end());
+        if !self.game.is_over() {
+            let turn = position.turn();
+            let whose = match (self.player(turn), self.lone_human()) {
+                (Player::Human, Some(_)) => " (you)",
+                (Player::Computer, _) => " (computer)",
+                _ => "",
+            };
+            self.say(&self.style.bold(&format!("{} to move{whose}.", self.name(turn))));
+        }
+        self.shown_at = Some(self.game.moves().len());
+    }
+
+    /// The game as PDN, with the players, date and result.
+    fn pdn_text(&self) -> String {
+        let mut pdn = PdnGame::from_position(self.game.start());
+        for mv in self.game.moves() {
+            // The moves came from this game, so each is legal where it is played.
+            let _ = pdn.push(*mv);
+        }
+        let player_name = |color: Color| match self.player(color) {
+            Player::Human => self.human_name.clone(),
+            Player::Computer => format!("checkers level {}", self.level),
+        };
+        let _ = pdn.set_tag("Event", "Casual game");
+        let _ = pdn.set_tag("Date", &self.date);
+        let _ = pdn.set_tag("Black", &player_name(Color::Black));
+        let _ = pdn.set_tag("White", &player_name(Color::White));
+        if let Some(outcome) = self.game.outcome() {
+            pdn.set_result(match outcome.winner() {
+                Some(color) => PdnResult::Win(color),
+                None => PdnResult::Draw,
+            });
+            let why = self.outcome_text(outcome);
+            match self.game.moves().len() {
+                0 => pdn.set_opening_comment(&why),
+                n => {
+                    pdn.set_comment(n - 1, &why);
+                }
+            }
+        }
+        pdn.to_pdn_with(self.style.notation())
+    }
+
+    /// Writes the record; says so if it cannot.
+    fn save_record(&self) {
+        let nothing_to_record = self.game.moves().is_empty() && !self.game.is_over();
+        let text = self.pdn_text();
+        let mut record = self.record.lock().unwrap_or_else(|p| p.into_inner());
+        let written = if nothing_to_record { record.withdraw() } else { record.write(&text) };
+        if let Err(e) = written {
+            let name = record.name().to_string();
+            drop(record);
+            self.say(&format!("Could not write the record to {name}: {e}. Try `save OTHER-FILE`."));
+        }
+    }
+
+    fn outcome_text(&self, outcome: Outcome) -> String {
+        match outcome {
+            Outcome::Win { winner, reason } => {
+                let loser = winner.opponent();
+                let why = match reason {
+                    WinReason::NoLegalMove if self.game.position().pieces(loser).is_empty() => {
+                        format!("{} has no pieces left", self.name(loser))
+                    }
+                    WinReason::NoLegalMove => format!("{} cannot move", self.name(loser)),
+                    WinReason::Resignation => format!("{} resigned", self.name(loser)),
+                    WinReason::Time => format!("{} ran out of time", self.name(loser)),
+                };
+                format!("{} wins: {why}", self.name(winner))
+            }
+            draw => draw.to_string(),
+        }
+    }
+
+    fn announce_end(&mut self) {
+        let Some(outcome) = self.game.outcome() else { return };
+        if self.shown_at != Some(self.game.moves().len()) {
+            self.show_board();
+        }
+        self.say(&self.style.bold(&format!("Game over. {}.", self.outcome_text(outcome))));
+        if let Some(human) = self.lone_human() {
+            match outcome.winner() {
+                Some(w) if w == human => self.say("You win. Well played!"),
+                Some(_) => self.say("The computer wins."),
+                None => {}
+            }
+        }
+        self.save_record();
+        let record = self.record.lock().unwrap_or_else(|p| p.into_inner());
+        let saved = format!("The game is recorded in {}.", record.name());
+        drop(record);
+        self.say(&format!("{saved} Type `new` for another game, `undo` to take back, or `quit`."));
+        self.announced = true;
+    }
+
+    /// The game loop: the computer moves when it is its turn, otherwise a line is read.
+    fn play(&mut self) -> anyhow::Result<()> {
+        loop {
+            if self.game.is_over() {
+                if !self.announced {
+                    self.announce_end();
+                }
+            } else if self.player(self.game.position().turn()) == Player::Computer {
+                self.computer_moves();
+                if self.lone_human().is_none() {
+                    self.show_board();
+                }
+                continue;
+            } else if self.shown_at != Some(self.game.moves().len()) {
+                self.show_board();
+            }
+            let prompt = if self.game.is_over() {
+                "> ".to_string()
+            } else {
+                format!("{}> ", self.name(self.game.position().turn()))
+            };
+            let Some(line) = self.read_line(&prompt) else {
+                self.leave("End of input. ");
+                return Ok(());
+            };
+            if let Flow::Quit = self.handle(&line) {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Prints the prompt and reads a line (`None` at the end of input).
+    fn read_line(&mut self, prompt: &str) -> Option<String> {
+        {
+            let mut out = io::stdout().lock();
+            let _ = write!(out, "{}", self.style.bold(prompt));
+            let _ = out.flush();
+        }
+        let mut bytes = Vec::new();
+        match self.input.read_until(b'\n', &mut bytes) {
+            Ok(0) | Err(_) => {
+                self.say("");
+                None
+            }
+            Ok(_) => {
+                let line = String::from_utf8_lossy(&bytes).trim_end_matches(['\n', '\r']).to_string();
+                if self.echo {
+                    self.say(&line);
+                }
+                Some(line)
+            }
+        }
+    }
+
+    fn leave(&self, why: &str) {
+        self.save_record();
+        let record = self.record.lock().unwrap_or_else(|p| p.into_inner());
+        let saved = if record.has_current_game() {
+            let state = if self.game.is_over() { "" } else { " (unfinished)" };
+            format!("The game is saved in {}{state}. ", record.name())
+        } else {
+            String::new()
+        };
+        drop(record);
+        self.say(&format!("{why}{saved}Goodbye."));
+    }
+
+    fn handle(&mut self, line: &str) -> Flow {
+        match Input::parse(line) {
+            Input::Empty => {}
+            Input::Help => self.help(),
+            Input::Board => self.show_board(),
+            Input::Flip => {
+                self.style.flipped = !self.style.flipped;
+                self.show_board();
+            }
+            Input::Moves => self.list_moves(),
+            Input::Hint => self.hint(),
+            Input::Undo => self.undo(),
+            Input::Draw => self.offer_draw(),
+            Input::Resign => self.resign(),
+            Input::Save(file) => self.save(file),
+            Input::New => self.new_game(),
+            Input::Quit => {
+                self.leave("");
+                return Flow::Quit;
+            }
+            Input::Move(text) => self.human_moves(&text),
+        }
+        Flow::Continue
+    }
+
+    fn list_moves(&self) {
+        let position = self.game.position();
+        let mut moves: Vec<(u32, String)> = self
+            .game
+            .legal_moves()
+            .iter()
+            .map(|m| (m.from().number(), self.move_text(&position, m)))
+            .collect();
+        if moves.is_empty() {
+            self.say("The game is over: there are no moves.");
+            return;
+        }
+        moves.sort();
+        let list: Vec<String> = moves.into_iter().map(|(_, t)| t).collect();
+        self.say(&format!("Legal moves: {}.", list.join(", ")));
+    }
+
+    fn human_moves(&mut self, text: &str) {
+        if self.game.is_over() {
+            self.say("The game is over. Type `new` for another game, `undo` to take back, or `quit`.");
+            return;
+        }
+        let position = self.game.position();
+        match position.parse_move(text) {
+            Ok(mv) => {
+                let shown = self.move_text(&position, &mv);
+                // The move was just found among the legal ones, so playing it cannot fail.
+                if self.game.play(mv).is_ok() {
+                    let who = match self.lone_human() {
+                        Some(_) => "You play".to_string(),
+                        None => format!("{} plays", self.name(position.turn())),
+                    };
+                    self.say(&format!("{who} {shown}."));
+                    self.save_record();
+                }
+            }
+            Err(MoveTextError::Illegal { text, reason }) => {
+                self.say(&format!("{} is not a move: {}.", text, self.localize(&reason)));
+            }
+            Err(MoveTextError::Ambiguous { text, candidates }) => {
+                let candidates: Vec<String> = candidates.iter().map(|c| self.localize(c)).collect();
+                self.say(&format!("{} could be {}: type the whole route.", text, candidates.join(" or ")));
+            }
+            Err(MoveTextError::BadSquare { text }) => {
+                let squares = match self.style.variant {
+                    Variant::English => "squares are numbered 1 to 32 (see the board on the right)",
+                    Variant::Russian => "squares are the dark ones, a1 to h8 (see the board on the right)",
+                };
+                self.say(&format!("`{text}` is not a square: {squares}."));
+            }
+            Err(MoveTextError::Syntax(_)) => self.one_word(text),
+        }
+    }
+
+    /// A single word that is not a command: a square (show its moves) or not understood.
+    fn one_word(&self, text: &str) {
+        let position = self.game.position();
+        if let Some(square) = checkers_rules::parse_square(text) {
+            let from_here: Vec<String> = self
+                .game
+                .legal_moves()
+                .iter()
+                .filter(|m| m.from() == square)
+                .map(|m| self.move_text(&position, m))
+                .collect();
+            if from_here.is_empty() {
+                let why = position.explain_illegal(square, square);
+                self.say(&format!("{}: {}.", text.trim(), self.localize(&why)));
+            } else {
+                self.say(&format!("From {}: {}.", text.trim(), from_here.join(", ")));
+            }
+            return;
+        }
+        self.say(&format!(
+            "I don't understand `{}`. Type a move such as {}, or `help` for the commands.",
+            text.trim(),
+            self.example_move()
+        ));
+    }
+
+    /// The history a search needs: the positions before the current one.
+    fn history(&self) -> Vec<Position> {
+        let positions = self.game.positions();
+        positions[..positions.len() - 1].to_vec()
+    }
+
+    fn computer_moves(&mut self) {
+        let position = self.game.position();
+        let history = self.history();
+        let stop = StopHandle::new();
+        let _deadline = self.think_limit.map(|limit| Deadline::start(limit, stop.clone()));
+        let seed = self.seed.wrapping_add(self.games_started.wrapping_mul(1_000_003));
+        let chosen = self.level.choose_move_with_stop(&mut self.engine, &position, &history, seed, &stop);
+        // The engine always finds a move when there is one; fall back to the first all the same.
+        let Some(mv) = chosen.or_else(|| self.game.legal_moves().iter().next().copied()) else { return };
+        let shown = self.move_text(&position, &mv);
+        if self.game.play(mv).is_ok() {
+            self.say(&format!("{} (computer) plays {shown}.", self.name(position.turn())));
+            self.save_record();
+        }
+    }
+
+    fn hint(&mut self) {
+        if self.game.is_over() {
+            self.say("The game is over: there is nothing to suggest.");
+            return;
+        }
+        let position = self.game.position();
+        let history = self.history();
+        match checkers_engine::hint(&mut self.engine, &position, &history) {
+            Some(mv) => self.say(&format!("Hint: {}.", self.move_text(&position, &mv))),
+            None => self.say("There is no move to suggest."),
+        }
+    }
+
+    fn undo(&mut self) {
+        let moves_before = self.game.moves().len();
+        match self.lone_human() {
+            Some(human) => {
+                let positions = self.game.positions();
+                let human_has_moved = positions[..positions.len() - 1].iter().any(|p| p.turn() == human);
+                if !human_has_moved {
+                    self.say("There is no move of yours to take back.");
+                    return;
+                }
+                // Back to the position before the human's last move.
+                while self.game.undo().is_some() && self.game.position().turn() != human {}
+            }
+            None => {
+                if self.game.undo().is_none() {
+                    self.say("There is no move to take back.");
+                    return;
+                }
+            }
+        }
+        let taken = moves_before - self.game.moves().len();
+        self.say(&format!("Took back {taken} move{}.", if taken == 1 { "" } else { "s" }));
+        self.announced = false;
+        self.save_record();
+        self.show_board();
+    }
+
+    fn offer_draw(&mut self) {
+        if self.game.is_over() {
+            self.say("The game is over already.");
+            return;
+        }
+        let position = self.game.position();
+        let offering = position.turn();
+        let accepted = match self.player(offering.opponent()) {
+            Player::Computer => {
+                let history = self.history();
+                let yes = self.level.accepts_draw(&mut self.engine, &position, &history, offering.opponent());
+                if !yes {
+                    self.say("The computer declines the draw: it likes its chances. Play on.");
+                }
+                yes
+            }
+            Player::Human => {
+                let other = self.name(offering.opponent());
+                self.say(&format!("{} offers a draw. {other}, do you accept? (yes/no)", self.name(offering)));
+                let answer = self.read_line(&format!("{other}> ")).unwrap_or_default();
+                let yes = matches!(answer.trim().to_ascii_lowercase().as_str(), "y" | "yes");
+                if !yes {
+                    self.say(&format!("{other} declines the draw. Play on."));
+                }
+                yes
+            }
+        };
+        if accepted && self.game.agree_draw().is_ok() {
+            self.say("The draw is agreed.");
+        }
+    }
+
+    fn resign(&mut self) {
+        if self.game.is_over() {
+            self.say("The game is over already.");
+            return;
+        }
+        let color = self.lone_human().unwrap_or(self.game.position().turn());
+        let _ = self.game.resign(color);
+    }
+
+    fn save(&mut self, file: Option<String>) {
+        self.save_record();
+        let name = self.record.lock().unwrap_or_else(|p| p.into_inner()).name().to_string();
+        let Some(file) = file else {
+            if self.game.moves().is_empty() && !self.game.is_over() {
+                self.say("No move has been played yet: there is nothing to save.");
+            } else {
+                self.say(&format!("Saved in {name}."));
+            }
+            return;
+        };
+        let text = self.pdn_text();
+        let written = match self.copies.iter_mut().find(|c| c.is_file(std::path::Path::new(&file))) {
+            Some(copy) => copy.write(&text).map_err(|e| e.to_string()),
+            None => RecordFile::open(std::path::Path::new(&file)).map_err(|e| format!("{e:#}")).and_then(
+                |mut copy| {
+                    let written = copy.write(&text).map_err(|e| e.to_string());
+                    self.copies.push(copy);
+                    written
+                },
+            ),
+        };
+        match written {
+            Ok(()) => self.say(&format!("Saved in {file}.")),
+            Err(e) => self.say(&format!("Could not save in {file}: {e}.")),
+        }
+    }
+
+    fn new_game(&mut self) {
+        if !self.game.is_over() && !self.game.moves().is_empty() {
+            self.say("The unfinished game stays in the record.");
+        }
+        self.save_record();
+        {
+            let mut record = self.record.lock().unwrap_or_else(|p| p.into_inner());
+            if let Err(e) = record.close_game() {
+                let name = record.name().to_string();
+                drop(record);
+                self.say(&format!("Could not read the record {name} back: {e}."));
+            }
+        }
+        self.game = Game::from_position(self.start);
+        self.copies.clear();
+        self.games_started += 1;
+        self.date = pdn_date_today();
+        self.announced = false;
+        self.shown_at = None;
+        self.say(&format!("New game. {} moves first.", self.name(self.start.turn())));
+    }
+}

@@ -1,0 +1,197 @@
+//! The game record: every game as PDN, in one file, rewritten after every move.
+//!
+//! The file is rewritten whole each time (what was in it before this game, then this game),
+//! through a temporary file renamed over it, so a game killed at any moment leaves the last
+//! complete record behind and earlier games are never touched.
+
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use anyhow::Context;
+
+/// A PDN file that games are added to.
+#[derive(Debug)]
+pub struct RecordFile {
+    /// Where the games go (the target of a symbolic link, if the name was one).
+    path: PathBuf,
+    /// The name to show the player.
+    shown: String,
+    /// What the file held before the game now being written, kept byte for byte.
+    earlier: Vec<u8>,
+    /// Whether the current game has been written yet.
+    written: bool,
+}
+
+impl RecordFile {
+    /// Opens a record: reads what the file already holds (nothing if it does not exist).
+    pub fn open(path: &Path) -> anyhow::Result<RecordFile> {
+        let shown = path.display().to_string();
+        let path = resolve(path);
+        let earlier = match fs::read(&path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Vec::new(),
+            Err(e) => return Err(e).with_context(|| format!("cannot read the record file {shown}")),
+        };
+        if path.is_dir() {
+            anyhow::bail!("the record file {shown} is a folder");
+        }
+        Ok(RecordFile { path, shown, earlier, written: false })
+    }
+
+    /// The file's name as the player gave it.
+    pub fn name(&self) -> &str {
+        &self.shown
+    }
+
+    /// Whether this record is the file at `path`.
+    pub fn is_file(&self, path: &Path) -> bool {
+        resolve(path) == self.path
+    }
+
+    /// Whether the current game is in the file.
+    pub fn has_current_game(&self) -> bool {
+        self.written
+    }
+
+    /// Writes the file: the earlier games, then `game` (PDN text of the current game).
+    pub fn write(&mut self, game: &str) -> io::Result<()> {
+        let mut text = self.earlier.clone();
+        if !text.is_empty() {
+            // One blank line between games, whatever the earlier text ended with.
+            while text.last().is_some_and(|b| *b == b'\n' || *b == b'\r' || *b == b' ') {
+                text.pop();
+            }
+            text.extend_from_slice(b"\n\n");
+        }
+        text.extend_from_slice(game.as_bytes());
+        write_replacing(&self.path, &text)?;
+        self.written = true;
+        Ok(())
+    }
+
+    /// Takes the current game out of the file again (all its moves were taken back): the file
+    /// holds what it held before (or is removed, if it did not exist or was empty).
+    pub fn withdraw(&mut self) -> io::Result<()> {
+        if !self.written {
+            return Ok(());
+        }
+        if self.earlier.is_empty() {
+            fs::remove_file(&self.path)?;
+        } else {
+            write_replacing(&self.path, &self.earlier)?;
+        }
+        self.written = false;
+        Ok(())
+    }
+
+    /// The current game is finished with: later games go after it.
+    pub fn close_game(&mut self) -> io::Result<()> {
+        if self.written {
+            self.earlier = fs::read(&self.path)?;
+            self.written = false;
+        }
+        Ok(())
+    }
+}
+
+/// The full name of a file, through symbolic links, whether it exists yet or not.
+fn resolve(path: &Path) -> PathBuf {
+    if let Ok(full) = fs::canonicalize(path) {
+        return full;
+    }
+    let folder = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    match (fs::canonicalize(folder), path.file_name()) {
+        (Ok(folder), Some(name)) => folder.join(name),
+        _ => path.to_path_buf(),
+    }
+}
+
+/// Replaces a file's contents in one step: writes a temporary file beside it, then renames it
+/// over the old one (keeping the old one's permissions).
+fn write_replacing(path: &Path, contents: &[u8]) -> io::Result<()> {
+    let folder = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let file_name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let temporary = folder.join(format!(".{file_name}.{}.tmp", std::process::id()));
+    let result = (|| {
+        let mut file = fs::File::create(&temporary)?;
+        file.write_all(contents)?;
+        file.sync_all()?;
+        if let Ok(old) = fs::metadata(path) {
+            fs::set_permissions(&temporary, old.permissions())?;
+        }
+        fs::rename(&temporary, path)
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&temporary);
+    }
+    result
+}
+
+/// Today's date (UTC) as PDN writes it: `2026.11.30`.
+pub fn pdn_date_today() -> String {
+    let seconds = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+    let (y, m, d) = civil_from_days((seconds / 86_400) as i64);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// The calendar date of a day counted from 1970-01-01 (H. Hinnant's algorithm).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = (if mp < 10 { mp + 3 } else { mp - 9 }) as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn calendar_dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+        assert_eq!(civil_from_days(20_787), (2026, 11, 30));
+    }
+
+    #[test]
+    fn earlier_games_are_kept_and_the_current_one_rewritten() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("games.pdn");
+        fs::write(&path, "[Event \"old\"]\n\n1. 11-15 *\n\n\n").unwrap();
+        let mut record = RecordFile::open(&path).unwrap();
+        record.write("[Event \"new\"]\n\n*\n").unwrap();
+        record.write("[Event \"new\"]\n\n1. 9-13 *\n").unwrap();
+        let text = fs::read_to_string(&path).unwrap();
+        assert_eq!(text, "[Event \"old\"]\n\n1. 11-15 *\n\n[Event \"new\"]\n\n1. 9-13 *\n");
+        record.close_game().unwrap();
+        record.write("[Event \"third\"]\n\n*\n").unwrap();
+        let text = fs::read_to_string(&path).unwrap();
+        assert!(
+            text.starts_with("[Event \"old\"]") && text.ends_with("1. 9-13 *\n\n[Event \"third\"]\n\n*\n")
+        );
+        let leftovers: Vec<_> = fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(leftovers.len(), 1, "no temporary file is left behind");
+        record.withdraw().unwrap();
+        assert!(fs::read_to_string(&path).unwrap().ends_with("1. 9-13 *\n"));
+    }
+
+    #[test]
+    fn a_withdrawn_first_game_leaves_no_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("gamerec.txt");
+        let mut record = RecordFile::open(&path).unwrap();
+        record.withdraw().unwrap();
+        record.write("[Event \"x\"]\n\n1. 9-13 *\n").unwrap();
+        assert!(path.exists());
+        record.withdraw().unwrap();
+        assert!(!path.exists());
+    }
+}
