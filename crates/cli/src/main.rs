@@ -29,6 +29,8 @@ enum Command {
     Bench(commands::bench::Args),
     /// Speak the Hub protocol (v2) on stdin/stdout, for draughts GUIs and tools.
     Hub(commands::hub::Args),
+    /// Play two engines or levels against each other over the opening sets: score, Elo, SPRT.
+    Match(commands::match_cmd::Args),
     /// Play a game in the terminal against the computer (levels 1-9) or another person.
     Play(commands::play::Args),
 }
@@ -41,6 +43,7 @@ fn main() {
         Command::Analyse(args) => commands::analyse::run(args),
         Command::Bench(args) => commands::bench::run(args),
         Command::Hub(args) => commands::hub::run(args),
+        Command::Match(args) => commands::match_cmd::run(args),
         Command::Play(args) => commands::play::run(args),
     };
     if let Err(err) = result {

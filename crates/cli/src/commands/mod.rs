@@ -4,3 +4,4 @@ pub mod moves;
 pub mod perft;
 pub mod hub;
 pub mod play;
+pub mod match_cmd;

@@ -1,0 +1,377 @@
+//! `checkers match`: two players against each other over an opening set, each opening twice
+//! with the colours reversed, several games at once; prints the score, the Elo difference
+//! with its 95% error bar and, with `--sprt`, stops as soon as the test decides. Games end by
+//! the rules (`checkers_rules::Game`), by a forfeit (an illegal move), or as a draw when they
+//! reach the ply cap. All games can be written to a PDN file.
+
+mod openings;
+mod players;
+mod stats;
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use anyhow::{bail, Context};
+use checkers_rules::{write_pdn, Color, Game, Outcome, PdnGame, PdnResult, Variant};
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::common::VariantArg;
+use openings::Opening;
+use players::{PlayerError, PlayerSetup, PlayerSpec};
+pub use stats::{Sprt, SprtVerdict, Tally};
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The first player: level:1-9, depth:N, nodes:N, movetime:MS, or hub:COMMAND (an engine
+    /// speaking Hub, e.g. `hub:/path/to/scan hub`). Scores are given for this player.
+    first: PlayerSpec,
+    /// The second player, in the same form.
+    second: PlayerSpec,
+    /// Rules to play by; also picks the opening set (English three-move ballot, Russian 150).
+    #[arg(long, value_enum, default_value_t = VariantArg::English)]
+    variant: VariantArg,
+    /// Play only the first N openings of the set (each twice, colours reversed).
+    #[arg(long)]
+    openings: Option<usize>,
+    /// Games played at once (threads).
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// Write every game to this PDN file.
+    #[arg(long, alias = "pgn")]
+    pdn: Option<PathBuf>,
+    /// Stop early by a sequential probability ratio test: `elo0,elo1,alpha,beta`.
+    #[arg(long)]
+    sprt: Option<Sprt>,
+    /// Plies after the opening before a game is adjudicated a draw.
+    #[arg(long, default_value_t = 400)]
+    max_plies: usize,
+    /// Transposition table of each of our engines, in MB.
+    #[arg(long, default_value_t = 16)]
+    hash: usize,
+    /// The `level` sent to Hub engines before each move (Hub syntax).
+    #[arg(long, default_value = "move-time=0.1")]
+    hub_level: String,
+    /// Seconds a Hub engine may take over a move before the match gives up on it.
+    #[arg(long, default_value_t = 120)]
+    hub_patience: u64,
+    /// Seed for our levels' choices (each game adds its number).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// One game of the schedule: an opening and who plays the side that moves first.
+#[derive(Clone, Copy, Debug)]
+struct Pairing {
+    number: usize,
+    opening: usize,
+    first_player_starts: bool,
+}
+
+/// A finished game, from the first player's point of view.
+struct Played {
+    number: usize,
+    record: PdnGame,
+    /// 1 for a win of the first player, 0.5 a draw, 0 a loss.
+    points: f64,
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    if !(1..=256).contains(&args.concurrency) {
+        bail!("--concurrency must be between 1 and 256");
+    }
+    if !(1..=65536).contains(&args.hash) {
+        bail!("--hash is in MB, between 1 and 65536");
+    }
+    if args.max_plies == 0 {
+        bail!("--max-plies must be at least 1");
+    }
+    let variant: Variant = args.variant.into();
+    let mut openings = openings::openings(variant)?;
+    if let Some(n) = args.openings {
+        if n == 0 || n > openings.len() {
+            bail!("--openings must be between 1 and {} for {variant}", openings.len());
+        }
+        openings.truncate(n);
+    }
+    let setup = PlayerSetup {
+        variant,
+        hash_mb: args.hash,
+        hub_level: args.hub_level.clone(),
+        hub_patience: Duration::from_secs(args.hub_patience.max(1)),
+    };
+    let schedule: Vec<Pairing> = (0..openings.len() * 2)
+        .map(|i| Pairing { number: i + 1, opening: i / 2, first_player_starts: i % 2 == 0 })
+        .collect();
+    let (first_name, second_name) = (args.first.to_string(), args.second.to_string());
+    println!(
+        "{first_name} vs {second_name}: {} games over {} openings ({}), {} at once",
+        schedule.len(),
+        openings.len(),
+        openings::set_name(variant),
+        args.concurrency
+    );
+
+    let openings = Arc::new(openings);
+    let schedule = Arc::new(schedule);
+    let next = Arc::new(AtomicUsize::new(0));
+    let halt = Arc::new(AtomicBool::new(false));
+    let (results, inbox) = mpsc::channel::<anyhow::Result<Played>>();
+    let mut workers = Vec::new();
+    for _ in 0..args.concurrency.min(schedule.len()) {
+        let (openings, schedule, next, halt, results) =
+            (openings.clone(), schedule.clone(), next.clone(), halt.clone(), results.clone());
+        let (first, second, setup) = (args.first.clone(), args.second.clone(), setup.clone());
+        let (max_plies, seed) = (args.max_plies, args.seed);
+        workers.push(std::thread::spawn(move || {
+            let worker = || -> anyhow::Result<()> {
+                let mut first_player = players::build(&first, &setup)?;
+                let mut second_player = players::build(&second, &setup)?;
+                loop {
+                    let i = next.fetch_add(1, Ordering::SeqCst);
+                    if i >= schedule.len() || halt.load(Ordering::SeqCst) {
+                        return Ok(());
+                    }
+                    let pairing = schedule[i];
+                    let names = (first.to_string(), second.to_string());
+                    let played = play_game(
+                        variant,
+                        &openings[pairing.opening],
+                        pairing,
+                        (first_player.as_mut(), second_player.as_mut()),
+                        &names,
+                        max_plies,
+                        seed.wrapping_add(pairing.number as u64),
+                    )?;
+                    if results.send(Ok(played)).is_err() {
+                        return Ok(());
+                    }
+                }
+            };
+            if let Err(e) = worker() {
+                let _ = results.send(Err(e));
+            }
+        }));
+    }
+    drop(results);
+
+    let bar = if args.quiet { ProgressBar::hidden() } else { ProgressBar::new(schedule.len() as u64) };
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} games {elapsed_precise} eta {eta} {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let mut tally = Tally::default();
+    let mut games: Vec<Played> = Vec::new();
+    let mut failure = None;
+    for result in inbox {
+        match result {
+            Err(e) => {
+                halt.store(true, Ordering::SeqCst);
+                failure = Some(e);
+                break;
+            }
+            Ok(played) => {
+                match played.points {
+                    p if p > 0.75 => tally.wins += 1,
+                    p if p < 0.25 => tally.losses += 1,
+                    _ => tally.draws += 1,
+                }
+                games.push(played);
+                bar.inc(1);
+                bar.set_message(summary_line(&tally));
+                if let Some(sprt) = &args.sprt {
+                    if sprt.verdict(&tally) != SprtVerdict::Continue {
+                        // Games under way finish and count; no new ones start.
+                        halt.store(true, Ordering::SeqCst);
+                    }
+                }
+            }
+        }
+    }
+    bar.finish_and_clear();
+    for worker in workers {
+        let _ = worker.join();
+    }
+    if let Some(path) = &args.pdn {
+        games.sort_by_key(|g| g.number);
+        let records: Vec<PdnGame> = games.iter().map(|g| g.record.clone()).collect();
+        std::fs::write(path, write_pdn(&records))
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if let Some(e) = failure {
+        return Err(e.context("the match stopped"));
+    }
+    println!("{}", report(&first_name, &second_name, &tally, args.sprt.as_ref()));
+    if let Some(path) = &args.pdn {
+        println!("PDN: {} games in {}", games.len(), path.display());
+    }
+    Ok(())
+}
+
+/// The score line shown on the progress bar.
+fn summary_line(tally: &Tally) -> String {
+    match (tally.score(), tally.elo(), tally.elo_margin()) {
+        (Some(score), Some(elo), Some(margin)) => {
+            format!(
+                "+{} -{} ={} score {:.3} elo {elo:+.1} ± {margin:.1}",
+                tally.wins, tally.losses, tally.draws, score
+            )
+        }
+        _ => String::new(),
+    }
+}
+
+/// The final report: score, Elo with error bar, SPRT state.
+pub fn report(first: &str, second: &str, tally: &Tally, sprt: Option<&Sprt>) -> String {
+    let mut out = format!(
+        "Score of {first} vs {second}: {} - {} - {} [{:.3}] {}\n",
+        tally.wins,
+        tally.losses,
+        tally.draws,
+        tally.score().unwrap_or(0.5),
+        tally.games()
+    );
+    match (tally.elo(), tally.elo_margin()) {
+        (Some(elo), Some(margin)) => out.push_str(&format!("Elo difference: {elo:.1} +/- {margin:.1} (95%)")),
+        _ => out.push_str("Elo difference: none (no games)"),
+    }
+    if let Some(sprt) = sprt {
+        let (lower, upper) = sprt.bounds();
+        let state = match sprt.verdict(tally) {
+            SprtVerdict::Continue => "no decision yet",
+            SprtVerdict::AcceptH1 => "H1 was accepted",
+            SprtVerdict::AcceptH0 => "H0 was accepted",
+        };
+        out.push_str(&format!(
+            "\nSPRT: llr {:.3} [{lower:.3}, {upper:.3}], elo0 {} elo1 {} alpha {} beta {}: {state}",
+            sprt.llr(tally),
+            sprt.elo0,
+            sprt.elo1,
+            sprt.alpha,
+            sprt.beta
+        ));
+    }
+    out
+}
+
+/// Plays one game of the schedule.
+fn play_game(
+    variant: Variant,
+    opening: &Opening,
+    pairing: Pairing,
+    (first, second): (&mut dyn players::Player, &mut dyn players::Player),
+    (first_name, second_name): &(String, String),
+    max_plies: usize,
+    seed: u64,
+) -> anyhow::Result<Played> {
+    first.new_game()?;
+    second.new_game()?;
+    let starter = variant.first_to_move();
+    let first_color = if pairing.first_player_starts { starter } else { starter.opponent() };
+    let mut game = Game::new(variant);
+    for mv in &opening.moves {
+        game.play(*mv).with_context(|| format!("opening {}", opening.name))?;
+    }
+    let mut forfeit: Option<(Color, String)> = None;
+    let mut plies = 0;
+    while !game.is_over() && plies < max_plies {
+        let mover = game.position().turn();
+        let choice =
+            if mover == first_color { first.choose(&game, seed) } else { second.choose(&game, seed) };
+        match choice {
+            Ok(mv) => {
+                if game.play(mv).is_err() {
+                    forfeit = Some((mover, "an illegal move".to_string()));
+                    break;
+                }
+            }
+            Err(PlayerError::Illegal(why)) => {
+                forfeit = Some((mover, format!("an illegal move ({why})")));
+                break;
+            }
+            Err(PlayerError::Broken(e)) => return Err(e),
+        }
+        plies += 1;
+    }
+    let (result, termination) = match (game.outcome(), &forfeit) {
+        (_, Some((loser, why))) => {
+            (PdnResult::Win(loser.opponent()), format!("{} forfeits by {why}", loser.name()))
+        }
+        (Some(outcome @ Outcome::Win { winner, .. }), None) => (PdnResult::Win(winner), outcome.to_string()),
+        (Some(outcome @ Outcome::Draw { .. }), None) => (PdnResult::Draw, outcome.to_string()),
+        (None, None) => (PdnResult::Draw, format!("adjudicated a draw after {max_plies} plies")),
+    };
+    let points = match result {
+        PdnResult::Win(color) if color == first_color => 1.0,
+        PdnResult::Win(_) => 0.0,
+        _ => 0.5,
+    };
+
+    let mut record = PdnGame::new(variant);
+    for mv in game.moves() {
+        record.push(*mv).context("a played move does not replay")?;
+    }
+    record.set_result(result);
+    let (black, white) =
+        if first_color == Color::Black { (first_name, second_name) } else { (second_name, first_name) };
+    let tags = [
+        ("Event", "checkers match".to_string()),
+        ("Date", today()),
+        ("Round", pairing.number.to_string()),
+        ("Black", black.clone()),
+        ("White", white.clone()),
+        ("Opening", opening.name.clone()),
+        ("Termination", termination),
+    ];
+    for (name, value) in tags {
+        record.set_tag(name, &value).context("a PDN tag")?;
+    }
+    if !opening.moves.is_empty() {
+        record.set_comment(opening.moves.len() - 1, &format!("end of opening {}", opening.name));
+    }
+    Ok(Played { number: pairing.number, record, points })
+}
+
+/// Today's date as PDN writes it, `YYYY.MM.DD` (UTC).
+fn today() -> String {
+    let days = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs() / 86_400).unwrap_or(0) as i64;
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}.{month:02}.{day:02}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn report_reads_like_cutechess() {
+        let tally = Tally { wins: 60, losses: 40, draws: 100 };
+        let sprt: Sprt = "0,10,0.05,0.05".parse().unwrap();
+        assert_eq!(
+            report("level:5", "level:4", &tally, Some(&sprt)),
+            "Score of level:5 vs level:4: 60 - 40 - 100 [0.550] 200\n\
+             Elo difference: 34.9 +/- 34.2 (95%)\n\
+             SPRT: llr 1.005 [-2.944, 2.944], elo0 0 elo1 10 alpha 0.05 beta 0.05: no decision yet"
+        );
+    }
+
+    #[test]
+    fn dates_are_civil() {
+        let date = today();
+        assert_eq!(date.len(), 10);
+        assert!(date.starts_with("20"), "{date}");
+    }
+}

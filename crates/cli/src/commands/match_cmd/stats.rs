@@ -1,0 +1,208 @@
+//! Match statistics: the score, the Elo difference with its 95% error bar (as cutechess-cli
+//! computes them, from the trinomial win/draw/loss counts), and the sequential probability
+//! ratio test that decides early whether one player is stronger by `elo1` or at most `elo0`
+//! (the normal approximation of the generalised SPRT on logistic Elo, as fishtest's
+//! `LLR_logistic`).
+
+/// The two-sided 95% quantile of the normal distribution.
+const Z95: f64 = 1.959_963_984_540_054;
+/// The smallest per-game variance the SPRT assumes. A clean sweep, or nothing but draws, has
+/// no spread at all, which would leave the ratio undefined; with this floor such runs decide
+/// (a sweep for the sweeper, all draws for "no difference") instead of never stopping.
+const MIN_VARIANCE: f64 = 0.01;
+
+/// Wins, losses and draws of the first player.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub wins: u32,
+    pub losses: u32,
+    pub draws: u32,
+}
+
+impl Tally {
+    pub fn games(&self) -> u32 {
+        self.wins + self.losses + self.draws
+    }
+
+    /// Points per game, 0 to 1 (a draw is half a point); `None` before any game.
+    pub fn score(&self) -> Option<f64> {
+        let n = self.games();
+        (n > 0).then(|| (f64::from(self.wins) + f64::from(self.draws) / 2.0) / f64::from(n))
+    }
+
+    /// The variance of one game's points around the mean score.
+    fn variance(&self) -> Option<f64> {
+        let mu = self.score()?;
+        let n = f64::from(self.games());
+        let (w, d, l) = (f64::from(self.wins), f64::from(self.draws), f64::from(self.losses));
+        Some((w * (1.0 - mu).powi(2) + d * (0.5 - mu).powi(2) + l * mu.powi(2)) / n)
+    }
+
+    /// The Elo difference the score implies; infinite for a clean sweep.
+    pub fn elo(&self) -> Option<f64> {
+        self.score().map(elo_of_score)
+    }
+
+    /// Half the width of the 95% confidence interval of the Elo difference (infinite when the
+    /// interval reaches a score of 0 or 1).
+    pub fn elo_margin(&self) -> Option<f64> {
+        let mu = self.score()?;
+        if !elo_of_score(mu).is_finite() {
+            return Some(f64::INFINITY);
+        }
+        let deviation = (self.variance()? / f64::from(self.games())).sqrt();
+        let low = elo_of_score(mu - Z95 * deviation);
+        let high = elo_of_score(mu + Z95 * deviation);
+        Some((high - low) / 2.0)
+    }
+}
+
+/// The Elo difference at which the stronger side expects `score` points a game.
+pub fn elo_of_score(score: f64) -> f64 {
+    if score <= 0.0 {
+        f64::NEG_INFINITY
+    } else if score >= 1.0 {
+        f64::INFINITY
+    } else {
+        -400.0 * (1.0 / score - 1.0).log10()
+    }
+}
+
+/// The expected score at an Elo difference.
+pub fn score_of_elo(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// What the test says so far.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SprtVerdict {
+    Continue,
+    /// The first player is stronger by `elo1` (H1).
+    AcceptH1,
+    /// The first player is not stronger than `elo0` (H0).
+    AcceptH0,
+}
+
+/// A sequential probability ratio test of H0: Elo = `elo0` against H1: Elo = `elo1`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sprt {
+    pub elo0: f64,
+    pub elo1: f64,
+    /// Probability of accepting H1 when H0 holds.
+    pub alpha: f64,
+    /// Probability of accepting H0 when H1 holds.
+    pub beta: f64,
+}
+
+impl std::str::FromStr for Sprt {
+    type Err = String;
+    /// Reads `elo0,elo1,alpha,beta`, e.g. `0,10,0.05,0.05`.
+    fn from_str(text: &str) -> Result<Sprt, String> {
+        let values: Vec<f64> = text
+            .split(',')
+            .map(|v| v.trim().parse::<f64>())
+            .collect::<Result<_, _>>()
+            .map_err(|_| format!("`{text}` is not elo0,elo1,alpha,beta (four numbers)"))?;
+        let [elo0, elo1, alpha, beta] = values[..] else {
+            return Err(format!("`{text}` is not elo0,elo1,alpha,beta (four numbers)"));
+        };
+        if !(elo0.is_finite() && elo1.is_finite() && elo0 < elo1) {
+            return Err(format!("SPRT needs elo0 < elo1, found {elo0} and {elo1}"));
+        }
+        if !(alpha > 0.0 && alpha < 0.5 && beta > 0.0 && beta < 0.5) {
+            return Err(format!("SPRT alpha and beta must be between 0 and 0.5, found {alpha} and {beta}"));
+        }
+        Ok(Sprt { elo0, elo1, alpha, beta })
+    }
+}
+
+impl Sprt {
+    /// The log-likelihood ratio of H1 against H0 after `tally` (0 before any game).
+    pub fn llr(&self, tally: &Tally) -> f64 {
+        let (Some(mu), Some(variance)) = (tally.score(), tally.variance()) else { return 0.0 };
+        let variance = variance.max(MIN_VARIANCE);
+        let (s0, s1) = (score_of_elo(self.elo0), score_of_elo(self.elo1));
+        f64::from(tally.games()) * (s1 - s0) * (2.0 * mu - s0 - s1) / (2.0 * variance)
+    }
+
+    /// The bounds on the LLR: below the first H0 is accepted, above the second H1.
+    pub fn bounds(&self) -> (f64, f64) {
+        ((self.beta / (1.0 - self.alpha)).ln(), ((1.0 - self.beta) / self.alpha).ln())
+    }
+
+    pub fn verdict(&self, tally: &Tally) -> SprtVerdict {
+        let llr = self.llr(tally);
+        let (lower, upper) = self.bounds();
+        if llr >= upper {
+            SprtVerdict::AcceptH1
+        } else if llr <= lower {
+            SprtVerdict::AcceptH0
+        } else {
+            SprtVerdict::Continue
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: f64, b: f64, tolerance: f64) -> bool {
+        (a - b).abs() <= tolerance
+    }
+
+    #[test]
+    fn elo_of_known_scores() {
+        assert_eq!(elo_of_score(0.5), 0.0);
+        assert!(close(elo_of_score(0.75), 190.848, 1e-3));
+        assert!(close(elo_of_score(0.64), 99.951, 1e-3));
+        assert!(close(elo_of_score(0.25), -190.848, 1e-3));
+        assert!(close(score_of_elo(190.848), 0.75, 1e-6));
+        assert_eq!(elo_of_score(1.0), f64::INFINITY);
+    }
+
+    /// cutechess-cli prints "Elo difference: 34.9 +/- 34.2" for +60 -40 =100.
+    #[test]
+    fn elo_and_error_bar_as_cutechess() {
+        let t = Tally { wins: 60, losses: 40, draws: 100 };
+        assert_eq!(t.score(), Some(0.55));
+        assert!(close(t.elo().unwrap(), 34.860, 1e-3), "{:?}", t.elo());
+        assert!(close(t.elo_margin().unwrap(), 34.159, 1e-3), "{:?}", t.elo_margin());
+        let t = Tally { wins: 120, losses: 80, draws: 114 };
+        assert!(close(t.elo().unwrap(), 44.501, 1e-3));
+        assert!(close(t.elo_margin().unwrap(), 30.861, 1e-3));
+        assert_eq!(Tally::default().elo(), None);
+        let sweep = Tally { wins: 3, losses: 0, draws: 0 };
+        assert_eq!(sweep.elo(), Some(f64::INFINITY));
+        assert_eq!(sweep.elo_margin(), Some(f64::INFINITY));
+    }
+
+    #[test]
+    fn sprt_log_likelihood_ratio_and_bounds() {
+        let sprt: Sprt = "0,10,0.05,0.05".parse().unwrap();
+        let (lower, upper) = sprt.bounds();
+        assert!(close(lower, -2.944_439, 1e-6) && close(upper, 2.944_439, 1e-6));
+        let t = Tally { wins: 60, losses: 40, draws: 100 };
+        assert!(close(sprt.llr(&t), 1.005_492, 1e-5), "{}", sprt.llr(&t));
+        assert_eq!(sprt.verdict(&t), SprtVerdict::Continue);
+        let weaker = Tally { wins: 40, losses: 60, draws: 100 };
+        assert!(close(sprt.llr(&weaker), -1.343_436, 1e-5));
+        let wide: Sprt = "0,50,0.05,0.05".parse().unwrap();
+        let strong = Tally { wins: 120, losses: 80, draws: 114 };
+        assert!(close(wide.llr(&strong), 4.043_512, 1e-5));
+        assert_eq!(wide.verdict(&strong), SprtVerdict::AcceptH1);
+        assert_eq!(wide.verdict(&Tally { wins: 80, losses: 120, draws: 114 }), SprtVerdict::AcceptH0);
+        assert_eq!(sprt.llr(&Tally::default()), 0.0);
+        // No spread at all: the floor on the variance lets a sweep or all draws decide.
+        assert!(sprt.llr(&Tally { wins: 0, losses: 0, draws: 9 }) < 0.0);
+        assert_eq!(wide.verdict(&Tally { wins: 2, losses: 0, draws: 0 }), SprtVerdict::AcceptH1);
+    }
+
+    #[test]
+    fn sprt_text_is_checked() {
+        assert!("0,10,0.05".parse::<Sprt>().is_err());
+        assert!("10,0,0.05,0.05".parse::<Sprt>().is_err());
+        assert!("0,10,0.7,0.05".parse::<Sprt>().is_err());
+        assert!("a,b,c,d".parse::<Sprt>().is_err());
+    }
+}

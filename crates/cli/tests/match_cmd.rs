@@ -1,0 +1,142 @@
+//! `checkers match` through the real binary: tiny matches in both variants (two openings,
+//! low levels), against an external Hub engine (our own `checkers hub`), with an SPRT stop;
+//! the PDN file of the games reads back with the rules library and agrees with the score.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use checkers_rules::{read_pdn, Color, PdnResult, Position, Variant};
+
+/// A fresh folder for one test's files (under the system's temporary folder).
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("checkers-match-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn checkers(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_checkers")).args(args).output().expect("the binary runs")
+}
+
+/// `(wins, losses, draws)` of the first player from the `Score of ...` line.
+fn score(stdout: &str) -> (u32, u32, u32) {
+    let line = stdout.lines().find(|l| l.starts_with("Score of ")).unwrap_or_else(|| panic!("{stdout}"));
+    let counts = line.rsplit_once(": ").unwrap().1;
+    let words: Vec<&str> = counts.split_whitespace().collect();
+    assert_eq!(words[1], "-", "{line}");
+    (words[0].parse().unwrap(), words[2].parse().unwrap(), words[4].parse().unwrap())
+}
+
+/// Reads the PDN file and checks it against the score: returns the games' count.
+fn check_pdn(path: &Path, variant: Variant, first: &str, (wins, losses, draws): (u32, u32, u32)) -> usize {
+    let text = std::fs::read_to_string(path).unwrap();
+    let games = read_pdn(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let (mut w, mut l, mut d) = (0, 0, 0);
+    for (i, game) in games.iter().enumerate() {
+        assert_eq!(game.variant(), variant);
+        assert_eq!(
+            game.start(),
+            Position::start(variant),
+            "games start from the start, opening moves included"
+        );
+        assert_eq!(game.tag("Round"), Some((i + 1).to_string().as_str()));
+        assert!(game.tag("Opening").is_some() && game.tag("Termination").is_some());
+        let first_color = if game.tag("Black") == Some(first) { Color::Black } else { Color::White };
+        assert!(game.tag(if first_color == Color::Black { "White" } else { "Black" }).is_some());
+        match game.result() {
+            PdnResult::Win(c) if c == first_color => w += 1,
+            PdnResult::Win(_) => l += 1,
+            PdnResult::Draw => d += 1,
+            other => panic!("game {} has result {other:?}", i + 1),
+        }
+    }
+    // Each opening twice, the first player on each side once.
+    for pair in games.chunks(2) {
+        assert_eq!(pair[0].tag("Opening"), pair[1].tag("Opening"));
+        assert_eq!(pair[0].tag("Black"), pair[1].tag("White"));
+    }
+    assert_eq!((w, l, d), (wins, losses, draws));
+    games.len()
+}
+
+#[test]
+fn tiny_matches_in_both_variants_write_pdn_that_reads_back() {
+    let dir = scratch("tiny");
+    for variant in ["english", "russian"] {
+        let pdn = dir.join(format!("{variant}.pdn"));
+        let out = checkers(&[
+            "match",
+            "level:2",
+            "depth:1",
+            "--variant",
+            variant,
+            "--openings",
+            "2",
+            "--concurrency",
+            "2",
+            "--pdn",
+            pdn.to_str().unwrap(),
+        ]);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+        let tally = score(&stdout);
+        assert_eq!(tally.0 + tally.1 + tally.2, 4, "{stdout}");
+        assert!(stdout.lines().any(|l| l.starts_with("Elo difference: ")), "{stdout}");
+        let v = if variant == "english" { Variant::English } else { Variant::Russian };
+        assert_eq!(check_pdn(&pdn, v, "level:2", tally), 4);
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn an_external_hub_engine_plays_a_match() {
+    let dir = scratch("hub");
+    let pdn = dir.join("hub.pdn");
+    let hub = format!("hub:{} hub", env!("CARGO_BIN_EXE_checkers"));
+    let out = checkers(&[
+        "match",
+        &hub,
+        "level:1",
+        "--variant",
+        "russian",
+        "--openings",
+        "1",
+        "--hub-level",
+        "depth=3",
+        "--pdn",
+        pdn.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    let tally = score(&stdout);
+    assert_eq!(check_pdn(&pdn, Variant::Russian, &hub[..], tally), 2);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn sprt_stops_a_lopsided_match_early() {
+    let out = checkers(&["match", "level:5", "level:1", "--openings", "20", "--sprt", "0,50,0.2,0.2"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    let (w, l, d) = score(&stdout);
+    assert!(w + l + d < 40, "{stdout}");
+    let sprt = stdout.lines().find(|l| l.starts_with("SPRT: llr ")).unwrap_or_else(|| panic!("{stdout}"));
+    assert!(sprt.ends_with("was accepted"), "{sprt}");
+}
+
+#[test]
+fn bad_arguments_exit_with_2() {
+    for args in [
+        &["match", "level:10", "level:1"][..],
+        &["match", "level:1", "warp:9"],
+        &["match", "level:1", "level:2", "--openings", "0"],
+        &["match", "level:1", "level:2", "--sprt", "1,2,3"],
+        &["match", "level:1", "hub:/nonexistent/engine", "--openings", "1"],
+    ] {
+        let out = checkers(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.trim().is_empty(), "{args:?}");
+    }
+}
