@@ -71,8 +71,9 @@ fn first_screen_of_a_newcomer() {
     let dir = tempfile::tempdir().unwrap();
     let out = stdout(&play(dir.path(), &["--seed", "1"], "quit\n"));
     let expected = "\
-Welcome to English checkers! Type a move like 11-15 (the squares are numbered on the right), or `help` for the commands.
-You play Black (b, B) against the computer, Red (r, R), at level 4 (improver); Black moves first.
+Welcome to English checkers! Type a move like 11-15, or `help` for commands.
+The squares are numbered on the board to the right.
+You: Black (b, B), moving first. Computer: Red (r, R), level 4 (improver).
 
    Black (b, B): you; 12 pieces
   +------------------------+    +-------------------------+
@@ -91,6 +92,7 @@ Black> quit
 Goodbye.
 ";
     assert_eq!(out, expected);
+    assert!(out.lines().all(|l| l.len() <= 80), "fits an 80-column terminal");
     assert!(!out.contains('\x1b'), "no colour codes when the output is not a terminal");
     assert!(!dir.path().join("gamerec.txt").exists(), "no record of a game with no moves");
 }
@@ -412,4 +414,38 @@ fn bad_options_are_refused_with_one_line_and_exit_2() {
         let err = String::from_utf8_lossy(&output.stderr);
         assert!(err.starts_with("error: "), "{args:?}: {err}");
     }
+}
+
+#[test]
+fn in_russian_the_computer_can_open_as_white() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = stdout(&play(
+        dir.path(),
+        &["--variant", "russian", "--side", "black", "--level", "1", "--seed", "1"],
+        "quit\n",
+    ));
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "Welcome to Russian draughts! Type a move like c3-d4, or `help` for commands.");
+    assert_eq!(lines[1], "The squares are named on the board to the right (a1-h8).");
+    assert_eq!(
+        lines[2],
+        "You: Black (b, B). Computer: White (w, W), level 4 (improver), moves first."
+            .replace('4', "1")
+            .replace("improver", "beginner")
+    );
+    assert!(
+        lines[3].starts_with("White (computer) plays ")
+            && lines[3].len() == "White (computer) plays c3-d4.".len(),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "Black to move (you).\nBlack> quit\nThe game is saved in gamerec.txt (unfinished). Goodbye.\n"
+        ),
+        "{out}"
+    );
+    let game = &read_pdn(&record(dir.path(), "gamerec.txt")).unwrap()[0];
+    assert_eq!(game.tag("White"), Some("checkers level 1"));
+    assert_eq!(game.tag("Black"), Some("tester"));
+    assert_eq!(game.moves().len(), 1);
 }

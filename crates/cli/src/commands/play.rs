@@ -146,6 +146,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         shown_at: None,
         announced: false,
         copies: Vec::new(),
+        watching_pause: (side == SideArg::None && io::stdout().is_terminal())
+            .then_some(Duration::from_millis(700)),
     };
     session.welcome();
     session.play()
@@ -211,6 +213,8 @@ struct Session<R: BufRead> {
     shown_at: Option<usize>,
     /// Whether the current game's end has been announced.
     announced: bool,
+    /// A pause after each move when a person watches the computer play itself.
+    watching_pause: Option<Duration>,
     /// Files this game was saved to with `save FILE` (a second save there replaces the first).
     copies: Vec<RecordFile>,
 }
@@ -263,28 +267,33 @@ impl<R: BufRead> Session<R> {
         }
     }
 
+    /// The first lines a player sees, each short enough for an 80-column terminal.
     fn welcome(&self) {
-        let variant = match self.style.variant {
-            Variant::English => "English checkers",
-            Variant::Russian => "Russian draughts",
+        let (variant, example, squares) = match self.style.variant {
+            Variant::English => {
+                ("English checkers", "11-15", "The squares are numbered on the board to the right.")
+            }
+            Variant::Russian => {
+                ("Russian draughts", "c3-d4", "The squares are named on the board to the right (a1-h8).")
+            }
         };
-        let how = match self.style.variant {
-            Variant::English => "Type a move like 11-15 (the squares are numbered on the right)",
-            Variant::Russian => "Type a move like c3-d4 (the squares are named on the right)",
-        };
-        self.say(&format!("Welcome to {variant}! {how}, or `help` for the commands."));
-        let first = self.style.variant.first_to_move();
-        let mover = format!("{} moves first", self.name(first));
+        self.say(&format!("Welcome to {variant}! Type a move like {example}, or `help` for commands."));
+        self.say(squares);
+        let first = self.game.position().turn();
         let line = match (self.player(Color::Black), self.player(Color::White)) {
-            (Player::Human, Player::Human) => format!("Two players at one keyboard; {mover}."),
+            (Player::Human, Player::Human) => {
+                format!("Two players at one keyboard; {} moves first.", self.name(first))
+            }
             (Player::Computer, Player::Computer) => {
-                format!("The computer plays itself at level {} ({}); {mover}.", self.level, self.level.name())
+                format!("The computer plays itself at level {} ({}).", self.level, self.level.name())
             }
             _ => {
                 let human = self.lone_human().unwrap_or(Color::Black);
                 let computer = human.opponent();
+                let (you_first, it_first) =
+                    if first == human { (", moving first", "") } else { ("", ", moves first") };
                 format!(
-                    "You play {} ({}) against the computer, {} ({}), at level {} ({}); {mover}.",
+                    "You: {} ({}){you_first}. Computer: {} ({}), level {} ({}){it_first}.",
                     self.name(human),
                     self.style.side_letters(human),
                     self.name(computer),
@@ -301,8 +310,8 @@ impl<R: BufRead> Session<R> {
         let moves = match self.style.variant {
             Variant::English => {
                 "Moves: the square a piece goes from, then the square it goes to: 11-15 or 11 15.\n\
-                 A capture: 9x18, or the whole jump 9x18x27 (9x27 is enough when there is one such jump).\n\
-                 The numbers are on the board to the right. Captures are compulsory."
+                 A capture: 9x18, or a whole jump 9x18x27 (9x27 will do when only one jump\n\
+                 fits). The numbers are on the board to the right. Captures are compulsory."
             }
             Variant::Russian => {
                 "Moves: the square a piece goes from, then the square it goes to: c3-d4 or c3 d4\n\
@@ -464,6 +473,9 @@ impl<R: BufRead> Session<R> {
                 self.computer_moves();
                 if self.lone_human().is_none() {
                     self.show_board();
+                    if let Some(pause) = self.watching_pause {
+                        std::thread::sleep(pause);
+                    }
                 }
                 continue;
             } else if self.shown_at != Some(self.game.moves().len()) {
