@@ -63,9 +63,9 @@ impl Level {
             4 => "improver: five moves ahead, fewer slips",
             5 => "club player: six moves ahead, sound but shallow",
             6 => "strong club player: eight moves ahead, rarely errs",
-            7 => "expert: full engine, short think (about 50 thousand positions)",
-            8 => "advanced: full engine, about half a million positions a move",
-            _ => "master: full engine, about a second a move",
+            7 => "expert: full engine, a short think (about 30 thousand positions a move)",
+            8 => "advanced: full engine, about 300 thousand positions a move",
+            _ => "master: full engine, about 3 million positions (a second or so) a move",
         }
     }
 
@@ -86,9 +86,9 @@ impl Level {
             4 => shallow(5, 20, 15, 20),
             5 => shallow(6, 12, 10, 15),
             6 => shallow(8, 6, 5, 10),
-            7 => full(50_000),
-            8 => full(500_000),
-            _ => full(6_000_000),
+            7 => full(30_000),
+            8 => full(300_000),
+            _ => full(3_000_000),
         }
     }
 

@@ -20,6 +20,10 @@ use crate::tt::{Bound, MoveKey, TranspositionTable};
 pub(crate) const MAX_PLY: usize = 128;
 /// Deepest iteration.
 pub(crate) const MAX_DEPTH: u32 = 100;
+/// Futility margin per ply of remaining depth.
+const FUTILITY_MARGIN: i32 = 60;
+/// Late move reductions: ln(depth) * ln(move number) / this.
+const LMR_DIVISOR: f64 = 1.6;
 /// Shallowest depth at which the transposition table is used.
 const TT_MIN_DEPTH: i32 = 1;
 const INFINITY: i32 = Score::WIN + 1;
@@ -128,7 +132,7 @@ fn reduction(depth: i32, move_number: usize) -> i32 {
         (0..64)
             .map(|d| {
                 std::array::from_fn(|m| {
-                    let r = (f64::from(d.max(1)).ln() * (m.max(1) as f64).ln() / 1.9) as i8;
+                    let r = (f64::from(d.max(1)).ln() * (m.max(1) as f64).ln() / LMR_DIVISOR + 0.3) as i8;
                     r.max(1)
                 })
             })
@@ -438,6 +442,12 @@ impl<'a> Searcher<'a> {
         let mut best_score = -INFINITY;
         let mut best_index = usize::MAX;
         let killers = self.data.killers[ply];
+        // Near the horizon, in a quiet position far below alpha, quiet moves are unlikely to
+        // help: they are pruned (futility), and late ones are not tried at all.
+        let quiet_node = !self.data.lists[ply][0].is_capture();
+        let prune = !pv_node && quiet_node && depth <= 3 && alpha.abs() < WIN_BOUND;
+        let futile = prune && self.evaluate(position) + FUTILITY_MARGIN * depth <= alpha;
+        let late_move_limit = if prune { 3 + (depth * depth) as usize } else { usize::MAX };
         for i in 0..n {
             // Selection sort step: bring the best remaining move to position i.
             {
@@ -454,6 +464,10 @@ impl<'a> Searcher<'a> {
                 }
             }
             let mv = self.data.lists[ply][i];
+            let is_killer = Some(mv) == killers[0] || Some(mv) == killers[1];
+            if i > 0 && !mv.crowns() && !is_killer && (futile || i >= late_move_limit) {
+                continue;
+            }
             let child = position.play_unchecked(&mv);
             let child_key = self.push(position, &child, &mv);
             if depth > TT_MIN_DEPTH {
@@ -465,8 +479,11 @@ impl<'a> Searcher<'a> {
                 -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, pv_node)
             } else {
                 let mut r = 0;
-                if depth >= 3 && quiet && i >= 2 && Some(mv) != killers[0] && Some(mv) != killers[1] {
+                if depth >= 2 && quiet && i > usize::from(pv_node) && !is_killer {
                     r = reduction(depth, i) - i32::from(pv_node);
+                    if !pv_node && self.data.history[index(mv.from())][index(mv.to())] < 0 {
+                        r += 1;
+                    }
                     r = r.clamp(0, new_depth - 1);
                 }
                 let mut s = -self.negamax(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, false);
