@@ -449,3 +449,52 @@ fn in_russian_the_computer_can_open_as_white() {
     assert_eq!(game.tag("Black"), Some("tester"));
     assert_eq!(game.moves().len(), 1);
 }
+
+#[test]
+fn a_killed_game_loses_no_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = checkers(dir.path())
+        .args(["play", "--side", "both"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    input.write_all(b"11-15\n22-18\n15x22\n").unwrap();
+    input.flush().unwrap();
+    // Wait (without a deadline that could fail a slow machine) for the third move's record.
+    let path = dir.path().join("gamerec.txt");
+    loop {
+        let moves =
+            std::fs::read_to_string(&path).ok().and_then(|t| read_pdn(&t).ok()).map(|g| g[0].moves().len());
+        if moves == Some(3) {
+            break;
+        }
+        assert!(child.try_wait().unwrap().is_none(), "the game still runs");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let game = &read_pdn(&record(dir.path(), "gamerec.txt")).unwrap()[0];
+    assert_eq!(game.moves().len(), 3);
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "only the record is there");
+}
+
+#[test]
+fn a_closed_output_does_not_stop_the_game_or_its_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = checkers(dir.path())
+        .args(["play", "--side", "both"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    child.stdin.take().unwrap().write_all(b"11-15\n22-18\n15x22\nquit\n").unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(output.stderr.is_empty(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(read_pdn(&record(dir.path(), "gamerec.txt")).unwrap()[0].moves().len(), 3);
+}
