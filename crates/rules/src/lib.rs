@@ -37,6 +37,6 @@ pub use pdn::{
     read_pdn, read_pdn_each, read_pdn_game, write_pdn, write_pdn_with, PdnError, PdnErrorKind, PdnGame,
     PdnResult, PdnTagError,
 };
-pub use perft::{perft, perft_divide, Perft, PerftMode};
+pub use perft::{perft, perft_divide, Perft, PerftMode, PerftTable};
 pub use position::{Color, Piece, Position, Role, Setup, Variant, MAX_PIECES_PER_SIDE};
 pub use square::{Square, SquareIter, SquareSet};

@@ -11,6 +11,10 @@ use crate::movegen::{
     after_move, after_quiet, count_moves, fast_captures, for_each_quiet, has_capture, Black, EnglishRules,
     ListSink, Rules, RussianRules, Side, View, White,
 };
+use std::collections::TryReserveError;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
 use crate::moves::{Move, MoveList};
 use crate::position::{Color, Position, Variant};
 
@@ -25,12 +29,12 @@ pub enum PerftMode {
 }
 
 /// A perft counter: reusable capture lists, one per ply, so it allocates nothing while it
-/// runs, and an optional hash table.
+/// runs, and an optional hash table (which threads may share).
 pub struct Perft {
     lists: Vec<MoveList>,
     scratch: MoveList,
     mode: PerftMode,
-    table: Option<PerftTable>,
+    table: Option<Arc<PerftTable>>,
 }
 
 impl Perft {
@@ -38,9 +42,16 @@ impl Perft {
         Perft { lists: Vec::new(), scratch: MoveList::new(), mode, table: None }
     }
 
-    /// Uses a transposition table of about `megabytes` MB (0 for none).
+    /// Uses a transposition table of at most `megabytes` MB (0, or more memory than the
+    /// system will give, for none; [`PerftTable::new`] reports that instead).
     pub fn with_hash(mut self, megabytes: usize) -> Perft {
-        self.table = (megabytes > 0).then(|| PerftTable::new(megabytes));
+        self.table = PerftTable::new(megabytes).ok().flatten().map(Arc::new);
+        self
+    }
+
+    /// Uses a transposition table shared with other counters (threads).
+    pub fn with_shared_hash(mut self, table: Arc<PerftTable>) -> Perft {
+        self.table = Some(table);
         self
     }
 
@@ -114,7 +125,7 @@ impl Perft {
             });
         }
         if depth >= 3 {
-            if let Some(table) = &mut self.table {
+            if let Some(table) = &self.table {
                 table.put(position, depth, total);
             }
         }
@@ -122,28 +133,44 @@ impl Perft {
     }
 }
 
-/// A simple always-replace table keyed by the position hash and depth.
-struct PerftTable {
-    entries: Vec<(u64, u64)>, // (key ^ depth-tag, count)
+/// A perft hash table: always-replace entries keyed by the position hash and depth, safe to
+/// share between threads without locks. Each entry stores its key XOR its count beside the
+/// count, so an entry torn by two threads writing at once fails the key check and is a miss.
+pub struct PerftTable {
+    entries: Vec<[AtomicU64; 2]>,
 }
 
 impl PerftTable {
-    fn new(megabytes: usize) -> PerftTable {
-        let n = (megabytes * 1024 * 1024 / 16).next_power_of_two() / 2;
-        PerftTable { entries: vec![(0, 0); n.max(1024)] }
+    /// A table of at most `megabytes` MB (a power of two entries), `None` for 0, or the error
+    /// if the memory cannot be had.
+    pub fn new(megabytes: usize) -> Result<Option<PerftTable>, TryReserveError> {
+        let wanted = megabytes.saturating_mul(1 << 20) / std::mem::size_of::<[AtomicU64; 2]>();
+        if wanted == 0 {
+            return Ok(None);
+        }
+        let n = 1usize << wanted.ilog2();
+        let mut entries = Vec::new();
+        entries.try_reserve_exact(n)?;
+        entries.extend((0..n).map(|_| [AtomicU64::new(0), AtomicU64::new(0)]));
+        Ok(Some(PerftTable { entries }))
     }
     fn key(position: &Position, depth: u32) -> u64 {
         position.hash_key() ^ (u64::from(depth).wrapping_mul(0x9e37_79b9_7f4a_7c15))
     }
+    fn slot(&self, key: u64) -> &[AtomicU64; 2] {
+        &self.entries[(key as usize) & (self.entries.len() - 1)]
+    }
     fn get(&self, position: &Position, depth: u32) -> Option<u64> {
         let key = Self::key(position, depth);
-        let e = self.entries[(key as usize) & (self.entries.len() - 1)];
-        (e.0 == key && key != 0).then_some(e.1)
+        let [check, count] = self.slot(key);
+        let count = count.load(Ordering::Relaxed);
+        (check.load(Ordering::Relaxed) ^ count == key && key != 0).then_some(count)
     }
-    fn put(&mut self, position: &Position, depth: u32, count: u64) {
+    fn put(&self, position: &Position, depth: u32, count: u64) {
         let key = Self::key(position, depth);
-        let len = self.entries.len();
-        self.entries[(key as usize) & (len - 1)] = (key, count);
+        let [check, stored] = self.slot(key);
+        check.store(key ^ count, Ordering::Relaxed);
+        stored.store(count, Ordering::Relaxed);
     }
 }
 
