@@ -142,6 +142,29 @@ impl Weights {
         double_diagonal: 8,
         trade: 3,
     };
+    /// The number of weights, for the tuner.
+    pub const COUNT: usize = 14;
+
+    /// Every weight, in declaration order, for the tuner to adjust one at a time.
+    pub fn values_mut(&mut self) -> [&mut i32; Weights::COUNT] {
+        [
+            &mut self.man,
+            &mut self.king,
+            &mut self.back_rank,
+            &mut self.bridge,
+            &mut self.centre_man,
+            &mut self.centre_king,
+            &mut self.advance,
+            &mut self.support,
+            &mut self.mobility,
+            &mut self.trapped_king,
+            &mut self.runaway,
+            &mut self.main_diagonal,
+            &mut self.double_diagonal,
+            &mut self.trade,
+        ]
+    }
+
     pub fn of(variant: Variant) -> &'static Weights {
         match variant {
             Variant::English => &Weights::ENGLISH,
@@ -231,7 +254,12 @@ fn side_terms(w: &Weights, s: Side, pieces: i32) -> i32 {
 /// The evaluation of a position for the side to move.
 #[inline]
 pub fn evaluate(position: &Position) -> i32 {
-    let w = Weights::of(position.variant());
+    evaluate_with(position, Weights::of(position.variant()))
+}
+
+/// The evaluation under given weights (the tuner's door).
+#[inline]
+pub fn evaluate_with(position: &Position, w: &Weights) -> i32 {
     let white = position.pieces(Color::White).bits();
     let black = position.pieces(Color::Black).bits();
     let kings = position.kings().bits();

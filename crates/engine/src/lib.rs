@@ -29,10 +29,12 @@ mod limits;
 mod score;
 mod search;
 mod tt;
+#[cfg(feature = "tune")]
+pub mod tune;
 
 pub use bench::{bench, BenchLine, BenchSummary, BENCH_DEPTH, BENCH_POSITIONS};
 pub use engine::{Engine, EngineOptions, SearchInfo, SearchResult};
-pub use eval::Weights;
+pub use eval::{evaluate_with, Weights};
 pub use level::{hint, judge, Level, LevelError};
 pub use limits::{Clock, Limits, StopHandle};
 pub use score::Score;
