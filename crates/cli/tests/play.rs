@@ -498,3 +498,20 @@ fn a_closed_output_does_not_stop_the_game_or_its_record() {
     assert!(output.stderr.is_empty(), "{}", String::from_utf8_lossy(&output.stderr));
     assert_eq!(read_pdn(&record(dir.path(), "gamerec.txt")).unwrap()[0].moves().len(), 3);
 }
+
+#[test]
+fn an_automatic_draw_is_announced_with_its_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["--variant", "russian", "--side", "both", "--fen", "W:WKa1:BKh2,c3"];
+    let out = stdout(&play(dir.path(), &args, "a1:h8\nd2-e3\nquit\n"));
+    assert!(out.contains("White plays a1:h8."), "{out}");
+    assert!(out.contains("Game over. Draw: a lone king against a lone king."), "{out}");
+    assert!(
+        out.contains(
+            "> d2-e3\nThe game is over. Type `new` for another game, `undo` to take back, or `quit`.\n"
+        ),
+        "{out}"
+    );
+    let game = &read_pdn(&record(dir.path(), "gamerec.txt")).unwrap()[0];
+    assert_eq!(game.result(), PdnResult::Draw);
+}

@@ -8,6 +8,10 @@ use checkers_rules::{read_pdn, SquareNotation};
 use rexpect::session::{spawn_command, PtySession};
 
 fn start(dir: &Path, record: &str) -> PtySession {
+    start_with(dir, record, None)
+}
+
+fn start_with(dir: &Path, record: &str, no_color: Option<&str>) -> PtySession {
     let mut command = Command::new(env!("CARGO_BIN_EXE_checkers"));
     command
         .current_dir(dir)
@@ -15,6 +19,9 @@ fn start(dir: &Path, record: &str) -> PtySession {
         .env("TERM", "xterm-256color")
         .env_remove("NO_COLOR")
         .args(["play", "--level", "1", "--seed", "2", "--record", record]);
+    if let Some(value) = no_color {
+        command.env("NO_COLOR", value);
+    }
     spawn_command(command, Some(60_000)).expect("the game starts in a pseudo-terminal")
 }
 
@@ -100,4 +107,16 @@ fn ctrl_c_keeps_the_record_and_resets_the_colour() {
     assert!(end.contains("\x1b[0m\r\nInterrupted. The game is saved in gamerec.txt."), "{end:?}");
     let games = read_pdn(&std::fs::read_to_string(dir.path().join("gamerec.txt")).unwrap()).unwrap();
     assert_eq!(games[0].moves().len(), 2);
+}
+
+#[test]
+fn no_color_gives_plain_text_on_a_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut p = start_with(dir.path(), "gamerec.txt", Some("1"));
+    let first = p.exp_string("Black> ").unwrap();
+    assert!(!first.contains('\x1b'), "{first:?}");
+    assert!(first.contains("  | .     .     .     .    |    | 13    14    15    16    |\r\n"), "{first:?}");
+    p.send_line("quit").unwrap();
+    p.exp_string("Goodbye.").unwrap();
+    p.exp_eof().unwrap();
 }
