@@ -100,7 +100,7 @@ Goodbye.
 #[test]
 fn refusals_give_the_reason_and_ask_again() {
     let dir = tempfile::tempdir().unwrap();
-    let input = "11-14\nhello\n33-1\n22\n\n11 15\n23-19\n10-14\n8-11\n19x10\n9x2x11\n";
+    let input = "11\n11-14\nhello\n33-1\n22\n\n11 15\n23-19\n10-14\n8-11\n19x10\n9x2x11\n";
     let out = stdout(&play(dir.path(), &["--side", "both"], input));
     let lines: Vec<&str> = out.lines().collect();
     let after = |prompt_and_input: &str| {
@@ -110,6 +110,7 @@ fn refusals_give_the_reason_and_ask_again() {
             .unwrap_or_else(|| panic!("no `{prompt_and_input}` in\n{out}"));
         lines[i + 1]
     };
+    assert_eq!(after("Black> 11"), "From 11: 11-15, 11-16.");
     assert_eq!(after("Black> 11-14"), "11-14 is not a move: 11 can go to 15 or 16.");
     assert_eq!(
         after("Black> hello"),

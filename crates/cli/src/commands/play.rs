@@ -339,10 +339,7 @@ impl<R: BufRead> Session<R> {
 
     fn show_board(&mut self) {
         let position = self.game.position();
-        let last: Vec<_> = match (self.game.moves().last(), self.game.positions().iter().rev().nth(1)) {
-            (Some(mv), Some(_)) => vec![mv.from(), mv.to()],
-            _ => Vec::new(),
-        };
+        let last: Vec<_> = self.game.moves().last().map(|mv| vec![mv.from(), mv.to()]).unwrap_or_default();
         let caption = |color: Color| {
             let who = match (self.player(color), self.lone_human()) {
                 (Player::Human, Some(_)) => "you".to_string(),
@@ -615,18 +612,19 @@ impl<R: BufRead> Session<R> {
     fn one_word(&self, text: &str) {
         let position = self.game.position();
         if let Some(square) = checkers_rules::parse_square(text) {
-            let from_here: Vec<String> = self
+            let mut from_here: Vec<String> = self
                 .game
                 .legal_moves()
                 .iter()
                 .filter(|m| m.from() == square)
                 .map(|m| self.move_text(&position, m))
                 .collect();
+            from_here.sort();
             if from_here.is_empty() {
                 let why = position.explain_illegal(square, square);
                 self.say(&format!("{}: {}.", text.trim(), self.localize(&why)));
             } else {
-                self.say(&format!("From {}: {}.", text.trim(), from_here.join(", ")));
+                self.say(&format!("From {}: {}.", self.style.notation().write(square), from_here.join(", ")));
             }
             return;
         }
