@@ -1,7 +1,7 @@
 pub mod analyse;
 pub mod bench;
+pub mod hub;
+pub mod match_cmd;
 pub mod moves;
 pub mod perft;
-pub mod hub;
 pub mod play;
-pub mod match_cmd;
