@@ -1,0 +1,636 @@
+//! The hub: one task (an actor) per game in memory, the registry that finds or loads them,
+//! and the lobby of open games.
+//!
+//! Each game's actor owns its [`LiveGame`] and handles one command at a time, so moves in a
+//! game are strictly ordered. A change is made on a copy, committed to the database, and only
+//! then kept and pushed to every subscriber: a client never hears of a move that a crash
+//! could lose. The actor also runs the game's clock (waking when the side to move would run
+//! out) and asks the computer pool for moves when the computer is to play.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use checkers_rules::{Color, Move, Position, Variant};
+use serde_json::{json, Value};
+use tokio::sync::{broadcast, mpsc, oneshot, watch};
+
+use crate::computer::{ComputerPool, ThinkClock};
+use crate::live::{side, ClockSpec, LiveGame, MoveRequest, PlayerKind, Refusal, Seat, Status};
+use crate::pdn::game_pdn;
+use crate::store::{now_ms, Store, StoreError};
+use crate::token::{hash_token, new_game_id, new_seat_token};
+
+/// An error reply: a stable code and a sentence for people.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ApiError {
+    pub code: &'static str,
+    pub message: String,
+}
+
+impl ApiError {
+    pub fn new(code: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError { code, message: message.into() }
+    }
+    fn not_found(id: &str) -> ApiError {
+        ApiError::new("not_found", format!("there is no game {id}"))
+    }
+    fn not_your_seat() -> ApiError {
+        ApiError::new("not_your_seat", "this seat token does not hold a seat in this game")
+    }
+}
+
+impl From<Refusal> for ApiError {
+    fn from(r: Refusal) -> ApiError {
+        let code = match r {
+            Refusal::GameOver => "game_over",
+            Refusal::NotStarted => "not_started",
+            Refusal::NotYourTurn(_) => "not_your_turn",
+            Refusal::IllegalMove(_) => "illegal_move",
+            Refusal::StalePly { .. } => "stale",
+            Refusal::NoFreeSeat => "no_free_seat",
+            Refusal::NoDrawOffer => "no_draw_offer",
+            Refusal::RematchTooEarly | Refusal::RematchArranged | Refusal::RematchNotHuman => {
+                "rematch_refused"
+            }
+        };
+        ApiError::new(code, r.to_string())
+    }
+}
+
+impl From<StoreError> for ApiError {
+    fn from(e: StoreError) -> ApiError {
+        eprintln!("checkers serve: storage error: {e}");
+        ApiError::new("storage", "the game could not be saved; nothing was changed, try again")
+    }
+}
+
+/// Who the opponent of a new game is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Opponent {
+    Computer {
+        level: u8,
+    },
+    /// Joined through the game's link only.
+    Friend,
+    /// Listed in the lobby for anyone.
+    Open,
+}
+
+/// What a player asks for when creating a game.
+#[derive(Clone, Debug)]
+pub struct NewGame {
+    pub variant: Variant,
+    pub opponent: Opponent,
+    /// The creator's colour; `None` for a random one.
+    pub color: Option<Color>,
+    pub clock: Option<ClockSpec>,
+    pub name: Option<String>,
+}
+
+/// A seat taken: the game, the colour, and the token that moves it (known only to its holder).
+#[derive(Clone, Debug)]
+pub struct Seated {
+    pub game: String,
+    pub color: Color,
+    pub token: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DrawAction {
+    Offer,
+    Accept,
+    Decline,
+}
+
+type Reply<T> = oneshot::Sender<Result<T, ApiError>>;
+
+enum Command {
+    Snapshot { reply: oneshot::Sender<Arc<str>> },
+    SeatOf { token_hash: String, reply: oneshot::Sender<Option<Color>> },
+    Join { wanted: Option<Color>, token_hash: String, name: Option<String>, reply: Reply<Color> },
+    Move { token_hash: String, request: MoveRequest, ply: Option<u32>, reply: Reply<u32> },
+    Draw { token_hash: String, action: DrawAction, reply: Reply<()> },
+    Resign { token_hash: String, reply: Reply<()> },
+    Rematch { token_hash: String, reply: Reply<Option<String>> },
+    Pdn { reply: oneshot::Sender<String> },
+}
+
+/// How to reach a game's actor.
+#[derive(Clone)]
+struct GameHandle {
+    commands: mpsc::Sender<Command>,
+    updates: broadcast::Sender<Arc<str>>,
+}
+
+/// How long a finished game nobody watches stays in memory.
+const IDLE_UNLOAD: Duration = Duration::from_secs(600);
+
+pub struct Hub {
+    store: Store,
+    computer: ComputerPool,
+    games: Mutex<HashMap<String, GameHandle>>,
+    /// Serialises loading games from the database, so a game never gets two actors.
+    loading: tokio::sync::Mutex<()>,
+    open_games: Mutex<BTreeMap<String, Value>>,
+    lobby: watch::Sender<Arc<str>>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    // A panic while holding one of these locks cannot leave the maps half-changed (each
+    // change is one insert or remove), so a poisoned lock is still safe to use.
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl Hub {
+    pub fn new(store: Store, computer: ComputerPool) -> Arc<Hub> {
+        let (lobby, _) = watch::channel(Arc::from(json!({"t": "lobby", "games": []}).to_string()));
+        Arc::new(Hub {
+            store,
+            computer,
+            games: Mutex::new(HashMap::new()),
+            loading: tokio::sync::Mutex::new(()),
+            open_games: Mutex::new(BTreeMap::new()),
+            lobby,
+        })
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// Loads every unfinished game so clocks run and computers move again after a restart.
+    pub async fn resume_unfinished(self: &Arc<Self>) -> Result<usize, StoreError> {
+        let ids = self.store.unfinished_game_ids().await?;
+        let mut resumed = 0;
+        for id in ids {
+            match self.handle(&id).await {
+                Ok(_) => resumed += 1,
+                Err(e) => eprintln!("checkers serve: cannot resume game {id}: {}", e.message),
+            }
+        }
+        Ok(resumed)
+    }
+
+    /// The lobby: a message listing open games, updated whenever the list changes.
+    pub fn lobby(&self) -> watch::Receiver<Arc<str>> {
+        self.lobby.subscribe()
+    }
+
+    /// Number of games held in memory.
+    pub fn games_in_memory(&self) -> usize {
+        lock(&self.games).len()
+    }
+
+    async fn handle(self: &Arc<Self>, id: &str) -> Result<GameHandle, ApiError> {
+        if let Some(h) = lock(&self.games).get(id) {
+            if !h.commands.is_closed() {
+                return Ok(h.clone());
+            }
+        }
+        if !crate::token::is_game_id(id) {
+            return Err(ApiError::not_found(id));
+        }
+        let _loading = self.loading.lock().await;
+        if let Some(h) = lock(&self.games).get(id) {
+            if !h.commands.is_closed() {
+                return Ok(h.clone());
+            }
+        }
+        let game = self.store.load_game(id).await?.ok_or_else(|| ApiError::not_found(id))?;
+        Ok(self.spawn(game))
+    }
+
+    fn spawn(self: &Arc<Self>, game: LiveGame) -> GameHandle {
+        let (commands, receiver) = mpsc::channel(64);
+        let (updates, _) = broadcast::channel(16);
+        let handle = GameHandle { commands, updates: updates.clone() };
+        lock(&self.games).insert(game.id.clone(), handle.clone());
+        self.update_lobby(&game);
+        let actor = Actor { hub: self.clone(), game, updates, think: None };
+        tokio::spawn(actor.run(receiver));
+        handle
+    }
+
+    /// Sends a command to a game's actor, reloading the game once if its actor had just
+    /// unloaded it.
+    async fn send<T>(
+        self: &Arc<Self>,
+        id: &str,
+        command: Command,
+        reply: oneshot::Receiver<T>,
+    ) -> Result<T, ApiError> {
+        let handle = self.handle(id).await?;
+        if let Err(mpsc::error::SendError(command)) = handle.commands.send(command).await {
+            lock(&self.games).remove(id);
+            let handle = self.handle(id).await?;
+            if handle.commands.send(command).await.is_err() {
+                return Err(ApiError::new("unavailable", "the game is unavailable; try again"));
+            }
+        }
+        reply.await.map_err(|_| ApiError::new("unavailable", "the game is unavailable; try again"))
+    }
+
+    /// Creates a game and seats its creator.
+    pub async fn create(self: &Arc<Self>, request: NewGame) -> Result<Seated, ApiError> {
+        let now = now_ms();
+        let color = request.color.unwrap_or(if now % 2 == 0 { Color::White } else { Color::Black });
+        let token = new_seat_token();
+        let mut seats = [Seat::human(None, None), Seat::human(None, None)];
+        seats[side(color)] = Seat::human(request.name, Some(hash_token(&token)));
+        if let Opponent::Computer { level } = request.opponent {
+            seats[side(color.opponent())] = Seat::computer(level);
+        }
+        let listed = request.opponent == Opponent::Open;
+        let id = new_game_id();
+        let game =
+            LiveGame::new(id.clone(), Position::start(request.variant), seats, request.clock, listed, now);
+        self.store.create_game(&game).await?;
+        self.spawn(game);
+        Ok(Seated { game: id, color, token })
+    }
+
+    /// Takes a free seat in a game (joined through its link or the lobby).
+    pub async fn join(
+        self: &Arc<Self>,
+        id: &str,
+        wanted: Option<Color>,
+        name: Option<String>,
+    ) -> Result<Seated, ApiError> {
+        let token = new_seat_token();
+        let (reply, rx) = oneshot::channel();
+        let command = Command::Join { wanted, token_hash: hash_token(&token), name, reply };
+        let color = self.send(id, command, rx).await??;
+        Ok(Seated { game: id.to_string(), color, token })
+    }
+
+    /// Subscribes to a game's updates; returns them with the current state and the seat the
+    /// token holds, if any.
+    pub async fn watch(
+        self: &Arc<Self>,
+        id: &str,
+        token: Option<&str>,
+    ) -> Result<(broadcast::Receiver<Arc<str>>, Arc<str>, Option<Color>), ApiError> {
+        let handle = self.handle(id).await?;
+        let updates = handle.updates.subscribe();
+        let (reply, rx) = oneshot::channel();
+        let state = self.send(id, Command::Snapshot { reply }, rx).await?;
+        let seat = match token {
+            Some(token) => {
+                let (reply, rx) = oneshot::channel();
+                self.send(id, Command::SeatOf { token_hash: hash_token(token), reply }, rx).await?
+            }
+            None => None,
+        };
+        Ok((updates, state, seat))
+    }
+
+    /// Plays a move for the seat `token` holds. Returns the new ply count once committed.
+    pub async fn play(
+        self: &Arc<Self>,
+        id: &str,
+        token: &str,
+        request: MoveRequest,
+        ply: Option<u32>,
+    ) -> Result<u32, ApiError> {
+        let (reply, rx) = oneshot::channel();
+        self.send(id, Command::Move { token_hash: hash_token(token), request, ply, reply }, rx).await?
+    }
+
+    pub async fn draw(self: &Arc<Self>, id: &str, token: &str, action: DrawAction) -> Result<(), ApiError> {
+        let (reply, rx) = oneshot::channel();
+        self.send(id, Command::Draw { token_hash: hash_token(token), action, reply }, rx).await?
+    }
+
+    pub async fn resign(self: &Arc<Self>, id: &str, token: &str) -> Result<(), ApiError> {
+        let (reply, rx) = oneshot::channel();
+        self.send(id, Command::Resign { token_hash: hash_token(token), reply }, rx).await?
+    }
+
+    /// Asks for a rematch; returns the new game's id once both sides agreed.
+    pub async fn rematch(self: &Arc<Self>, id: &str, token: &str) -> Result<Option<String>, ApiError> {
+        let (reply, rx) = oneshot::channel();
+        self.send(id, Command::Rematch { token_hash: hash_token(token), reply }, rx).await?
+    }
+
+    /// The game as PDN.
+    pub async fn pdn(self: &Arc<Self>, id: &str) -> Result<String, ApiError> {
+        let (reply, rx) = oneshot::channel();
+        self.send(id, Command::Pdn { reply }, rx).await
+    }
+
+    fn update_lobby(&self, game: &LiveGame) {
+        let mut open = lock(&self.open_games);
+        let changed = if game.listed && game.status == Status::Waiting {
+            let creator = game.seats.iter().position(Seat::is_taken).unwrap_or(0);
+            let entry = json!({
+                "id": game.id,
+                "variant": game.game.variant().name(),
+                "clock": game.clock.map(|c| json!({"base_ms": c.base_ms, "increment_ms": c.increment_ms})),
+                "name": game.seats[creator].name,
+                "creator_color": if creator == 0 { "white" } else { "black" },
+                "created_ms": game.created_ms,
+            });
+            open.insert(game.id.clone(), entry.clone()) != Some(entry)
+        } else {
+            open.remove(&game.id).is_some()
+        };
+        if changed {
+            // Newest first, at most 200 shown.
+            let mut games: Vec<&Value> = open.values().collect();
+            games.sort_by_key(|g| std::cmp::Reverse(g["created_ms"].as_i64().unwrap_or(0)));
+            games.truncate(200);
+            let text = json!({"t": "lobby", "games": games}).to_string();
+            self.lobby.send_replace(Arc::from(text));
+        }
+    }
+
+    fn unload(&self, id: &str) {
+        lock(&self.games).remove(id);
+    }
+}
+
+/// Sleeps until a wall-clock time (ms since the epoch); never wakes for `None`.
+async fn sleep_until_ms(deadline: Option<i64>) {
+    match deadline {
+        Some(at) => tokio::time::sleep(Duration::from_millis((at - now_ms()).max(0) as u64)).await,
+        None => std::future::pending().await,
+    }
+}
+
+/// The computer's move once its search ends; never wakes when no search runs.
+async fn wait_for_move(think: &mut Option<(u32, oneshot::Receiver<Option<Move>>)>) -> Option<Move> {
+    match think.as_mut() {
+        Some((_, rx)) => rx.await.ok().flatten(),
+        None => std::future::pending().await,
+    }
+}
+
+struct Actor {
+    hub: Arc<Hub>,
+    game: LiveGame,
+    updates: broadcast::Sender<Arc<str>>,
+    /// A computer search in flight: the ply it is for and where its move will arrive.
+    think: Option<(u32, oneshot::Receiver<Option<Move>>)>,
+}
+
+impl Actor {
+    async fn run(mut self, mut commands: mpsc::Receiver<Command>) {
+        self.start_thinking();
+        let mut idle_since = tokio::time::Instant::now();
+        loop {
+            let deadline = self.game.flag_deadline_ms();
+            tokio::select! {
+                command = commands.recv() => {
+                    let Some(command) = command else { break };
+                    idle_since = tokio::time::Instant::now();
+                    self.handle(command).await;
+                }
+                _ = sleep_until_ms(deadline) => self.flag_fall().await,
+                mv = wait_for_move(&mut self.think) => {
+                    let ply = self.think.take().map(|(ply, _)| ply);
+                    self.computer_move(ply, mv).await;
+                }
+                _ = tokio::time::sleep_until(idle_since + IDLE_UNLOAD) => {
+                    if self.game.status == Status::Finished && self.updates.receiver_count() == 0 {
+                        self.hub.unload(&self.game.id);
+                        break;
+                    }
+                    idle_since = tokio::time::Instant::now();
+                }
+            }
+        }
+    }
+
+    fn publish(&mut self) {
+        let text: Arc<str> = Arc::from(self.game.snapshot(now_ms()).to_string());
+        let _ = self.updates.send(text);
+        self.hub.update_lobby(&self.game);
+        self.start_thinking();
+    }
+
+    fn start_thinking(&mut self) {
+        let Some(level) = self.game.computer_to_move() else { return };
+        let ply = self.game.ply();
+        if self.think.as_ref().is_some_and(|(p, _)| *p == ply) {
+            return;
+        }
+        let turn = side(self.game.position().turn());
+        let clock = self.game.clock.map(|c| ThinkClock {
+            remaining_ms: self.game.clocks_at(now_ms())[turn],
+            increment_ms: c.increment_ms,
+        });
+        let (tx, rx) = oneshot::channel();
+        let pool = self.hub.computer.clone();
+        let game = self.game.game.clone();
+        tokio::spawn(async move {
+            let _ = tx.send(pool.think(game, level, clock).await);
+        });
+        self.think = Some((ply, rx));
+    }
+
+    async fn flag_fall(&mut self) {
+        let mut next = self.game.clone();
+        if next.check_flag(now_ms()) {
+            match self.hub.store.save_game(&next).await {
+                Ok(()) => {
+                    self.game = next;
+                    self.publish();
+                }
+                // Try again shortly: the deadline is still in the past.
+                Err(e) => {
+                    eprintln!("checkers serve: cannot save loss on time in {}: {e}", self.game.id);
+                    tokio::time::sleep(Duration::from_millis(200)).await;
+                }
+            }
+        }
+    }
+
+    async fn computer_move(&mut self, ply: Option<u32>, mv: Option<Move>) {
+        if ply != Some(self.game.ply()) || self.game.computer_to_move().is_none() {
+            return;
+        }
+        let legal = self.game.position().legal_moves();
+        let Some(mv) = mv.filter(|m| legal.iter().any(|l| l == m)).or_else(|| legal.iter().next().copied())
+        else {
+            return;
+        };
+        let mover = self.game.position().turn();
+        if let Err(e) = self.commit_move(mover, mv).await {
+            eprintln!("checkers serve: computer move in {} failed: {}", self.game.id, e.message);
+            // Think again after a pause rather than spin on a failing database.
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            self.start_thinking();
+        }
+    }
+
+    /// Plays, commits, keeps and publishes a move. On any error the game is unchanged.
+    async fn commit_move(&mut self, mover: Color, mv: Move) -> Result<u32, ApiError> {
+        let now = now_ms();
+        let mut next = self.game.clone();
+        if next.check_flag(now) {
+            self.hub.store.save_game(&next).await?;
+            self.game = next;
+            self.publish();
+            return Err(Refusal::GameOver.into());
+        }
+        let record = next.play(mover, mv, now)?;
+        self.hub.store.record_move(&next, &record).await?;
+        self.game = next;
+        self.publish();
+        Ok(self.game.ply())
+    }
+
+    /// Commits a change that touches only the game's row (draw, resignation).
+    async fn commit_row(&mut self, next: LiveGame) -> Result<(), ApiError> {
+        self.hub.store.save_game(&next).await?;
+        self.game = next;
+        self.publish();
+        Ok(())
+    }
+
+    fn seat(&self, token_hash: &str) -> Result<Color, ApiError> {
+        self.game.seat_of(token_hash).ok_or_else(ApiError::not_your_seat)
+    }
+
+    async fn handle(&mut self, command: Command) {
+        match command {
+            Command::Snapshot { reply } => {
+                let _ = reply.send(Arc::from(self.game.snapshot(now_ms()).to_string()));
+            }
+            Command::SeatOf { token_hash, reply } => {
+                let _ = reply.send(self.game.seat_of(&token_hash));
+            }
+            Command::Pdn { reply } => {
+                let _ = reply.send(game_pdn(&self.game));
+            }
+            Command::Join { wanted, token_hash, name, reply } => {
+                let result = self.join(wanted, token_hash, name).await;
+                let _ = reply.send(result);
+            }
+            Command::Move { token_hash, request, ply, reply } => {
+                let result = self.human_move(&token_hash, &request, ply).await;
+                let _ = reply.send(result);
+            }
+            Command::Draw { token_hash, action, reply } => {
+                let result = self.draw(&token_hash, action).await;
+                let _ = reply.send(result);
+            }
+            Command::Resign { token_hash, reply } => {
+                let result = async {
+                    let color = self.seat(&token_hash)?;
+                    let mut next = self.game.clone();
+                    next.resign(color, now_ms())?;
+                    self.commit_row(next).await
+                }
+                .await;
+                let _ = reply.send(result);
+            }
+            Command::Rematch { token_hash, reply } => {
+                let result = self.rematch(&token_hash).await;
+                let _ = reply.send(result);
+            }
+        }
+    }
+
+    async fn join(
+        &mut self,
+        wanted: Option<Color>,
+        token_hash: String,
+        name: Option<String>,
+    ) -> Result<Color, ApiError> {
+        if let Some(color) = self.game.seat_of(&token_hash) {
+            return Ok(color);
+        }
+        let mut next = self.game.clone();
+        let color = next.join(wanted, token_hash, name, now_ms())?;
+        self.hub.store.save_seat(&next, color).await?;
+        self.game = next;
+        self.publish();
+        Ok(color)
+    }
+
+    async fn human_move(
+        &mut self,
+        token_hash: &str,
+        request: &MoveRequest,
+        ply: Option<u32>,
+    ) -> Result<u32, ApiError> {
+        let color = self.seat(token_hash)?;
+        if let Some(expected) = ply {
+            if expected != self.game.ply() {
+                return Err(Refusal::StalePly { expected, actual: self.game.ply() }.into());
+            }
+        }
+        match self.game.status {
+            Status::Finished => return Err(Refusal::GameOver.into()),
+            Status::Waiting => return Err(Refusal::NotStarted.into()),
+            Status::Playing => {}
+        }
+        if self.game.seats[side(color)].kind != PlayerKind::Human {
+            return Err(ApiError::not_your_seat());
+        }
+        let turn = self.game.position().turn();
+        if turn != color {
+            return Err(Refusal::NotYourTurn(turn.name()).into());
+        }
+        let mv = self.game.resolve_move(request)?;
+        self.commit_move(color, mv).await
+    }
+
+    async fn draw(&mut self, token_hash: &str, action: DrawAction) -> Result<(), ApiError> {
+        let color = self.seat(token_hash)?;
+        let now = now_ms();
+        let mut next = self.game.clone();
+        match action {
+            DrawAction::Offer => {
+                let opponent = &next.seats[side(color.opponent())];
+                if matches!(opponent.kind, PlayerKind::Computer { .. }) {
+                    next.offer_draw(color, now)?;
+                    // The computer plays on: it declines at once.
+                    next.draw_offer = None;
+                    return Err(ApiError::new("draw_declined", "the computer declines the draw"));
+                }
+                let ended = next.offer_draw(color, now)?;
+                if ended {
+                    return self.commit_row(next).await;
+                }
+                // An open offer is not stored: it lapses if the server restarts.
+                self.game = next;
+                self.publish();
+                Ok(())
+            }
+            DrawAction::Accept => {
+                next.accept_draw(color, now)?;
+                self.commit_row(next).await
+            }
+            DrawAction::Decline => {
+                next.decline_draw(color)?;
+                self.game = next;
+                self.publish();
+                Ok(())
+            }
+        }
+    }
+
+    async fn rematch(&mut self, token_hash: &str) -> Result<Option<String>, ApiError> {
+        let color = self.seat(token_hash)?;
+        let mut next = self.game.clone();
+        let new_id = new_game_id();
+        match next.ask_rematch(color, new_id, now_ms())? {
+            None => {
+                self.game = next;
+                self.publish();
+                Ok(None)
+            }
+            Some(new_game) => {
+                self.hub.store.create_rematch(&next, &new_game).await?;
+                let new_id = new_game.id.clone();
+                self.hub.spawn(new_game);
+                self.game = next;
+                self.publish();
+                Ok(Some(new_id))
+            }
+        }
+    }
+}

@@ -1,0 +1,702 @@
+//! A game on the server: the rules state, the seats, the clocks and the offers between the
+//! players. Pure logic with no I/O, so every rule of play is testable without sockets.
+//!
+//! The hub changes a game by cloning it, changing the clone, committing the change to the
+//! database and only then keeping the clone; a refused or failed change leaves the game as it
+//! was.
+
+use checkers_rules::{Color, DrawReason, Game, Move, Outcome, Position, SquareNotation, WinReason};
+use serde_json::{json, Value};
+use thiserror::Error;
+
+/// Where a game is in its life.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// A seat is still empty.
+    Waiting,
+    Playing,
+    Finished,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Waiting => "waiting",
+            Status::Playing => "playing",
+            Status::Finished => "finished",
+        }
+    }
+    pub fn parse(text: &str) -> Option<Status> {
+        match text {
+            "waiting" => Some(Status::Waiting),
+            "playing" => Some(Status::Playing),
+            "finished" => Some(Status::Finished),
+            _ => None,
+        }
+    }
+}
+
+/// Who sits on a seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlayerKind {
+    Human,
+    Computer { level: u8 },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Seat {
+    pub kind: PlayerKind,
+    pub name: Option<String>,
+    /// SHA-256 of the seat token; `None` while a human seat is empty.
+    pub token_hash: Option<String>,
+}
+
+impl Seat {
+    pub fn human(name: Option<String>, token_hash: Option<String>) -> Seat {
+        Seat { kind: PlayerKind::Human, name, token_hash }
+    }
+    pub fn computer(level: u8) -> Seat {
+        Seat {
+            kind: PlayerKind::Computer { level },
+            name: Some(format!("Computer (level {level})")),
+            token_hash: None,
+        }
+    }
+    pub fn is_taken(&self) -> bool {
+        matches!(self.kind, PlayerKind::Computer { .. }) || self.token_hash.is_some()
+    }
+}
+
+/// A Fischer clock: each side starts with `base_ms` and gains `increment_ms` per move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClockSpec {
+    pub base_ms: i64,
+    pub increment_ms: i64,
+}
+
+/// The most a clock may start with (3 hours) and gain per move (3 minutes).
+pub const MAX_BASE_MS: i64 = 3 * 3600 * 1000;
+pub const MAX_INCREMENT_MS: i64 = 180 * 1000;
+
+/// Why a request was refused. The game is unchanged whenever one of these is returned.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum Refusal {
+    #[error("the game is over")]
+    GameOver,
+    #[error("the game has not started: a seat is still empty")]
+    NotStarted,
+    #[error("it is {0}'s turn")]
+    NotYourTurn(&'static str),
+    #[error("{0}")]
+    IllegalMove(String),
+    #[error("the move was for ply {expected}, but the game is at ply {actual}")]
+    StalePly { expected: u32, actual: u32 },
+    #[error("no seat is free in this game")]
+    NoFreeSeat,
+    #[error("there is no draw offer to answer")]
+    NoDrawOffer,
+    #[error("a rematch can be asked for only once the game is over")]
+    RematchTooEarly,
+    #[error("the rematch has already been arranged")]
+    RematchArranged,
+    #[error("only a player seated in the game can ask for a rematch")]
+    RematchNotHuman,
+}
+
+/// A move as a client names it: text, or squares.
+#[derive(Clone, Debug, Default)]
+pub struct MoveRequest {
+    pub text: Option<String>,
+    pub from: Option<u32>,
+    pub to: Option<u32>,
+    pub captured: Option<Vec<u32>>,
+}
+
+/// What a played move adds to the record: enough to replay it and to read it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveRecord {
+    /// Index of the move in the game, 0 for the first.
+    pub ply: u32,
+    /// Hub form (`from-to` or `fromxtoxcaptured...`): names the move uniquely for replay.
+    pub hub: String,
+    /// PDN long form, as shown to people.
+    pub pdn: String,
+    pub fen_after: String,
+    pub white_ms: i64,
+    pub black_ms: i64,
+    pub played_ms: i64,
+}
+
+/// Index of a colour in two-element arrays: White 0, Black 1.
+pub fn side(color: Color) -> usize {
+    match color {
+        Color::White => 0,
+        Color::Black => 1,
+    }
+}
+
+pub fn color_name(color: Color) -> &'static str {
+    match color {
+        Color::White => "white",
+        Color::Black => "black",
+    }
+}
+
+pub fn parse_color(text: &str) -> Option<Color> {
+    match text {
+        "white" => Some(Color::White),
+        "black" => Some(Color::Black),
+        _ => None,
+    }
+}
+
+/// PDN result text, from White's side: `1-0` White won, `0-1` Black won.
+pub fn result_text(outcome: Option<Outcome>) -> &'static str {
+    match outcome.map(|o| o.winner()) {
+        None => "*",
+        Some(Some(Color::White)) => "1-0",
+        Some(Some(Color::Black)) => "0-1",
+        Some(None) => "1/2-1/2",
+    }
+}
+
+/// The stable code of an outcome's reason, as stored and sent to clients.
+pub fn reason_code(outcome: &Outcome) -> &'static str {
+    match outcome {
+        Outcome::Win { reason, .. } => match reason {
+            WinReason::NoLegalMove => "no_legal_move",
+            WinReason::Resignation => "resignation",
+            WinReason::Time => "time",
+        },
+        Outcome::Draw { reason } => match reason {
+            DrawReason::Agreement => "agreement",
+            DrawReason::ThreefoldRepetition => "threefold_repetition",
+            DrawReason::FortyMoveRule => "forty_move_rule",
+            DrawReason::KingAgainstKing => "king_against_king",
+            DrawReason::ThreeKingsAgainstKing => "three_kings_against_king",
+            DrawReason::KingsOnlyFifteenMoves => "kings_only_fifteen_moves",
+            DrawReason::EqualForcesNoCapture => "equal_forces_no_capture",
+            DrawReason::FewPiecesAgainstKing => "few_pieces_against_king",
+        },
+    }
+}
+
+/// The reason code of a game that ended before it began (its creator withdrew it).
+pub const ABORTED: &str = "aborted";
+
+#[derive(Clone, Debug)]
+pub struct LiveGame {
+    pub id: String,
+    pub game: Game,
+    /// PDN long form of each move played, in order.
+    pub pdn_moves: Vec<String>,
+    /// White's seat, then Black's.
+    pub seats: [Seat; 2],
+    /// Shown in the lobby while waiting for an opponent (otherwise joined by link only).
+    pub listed: bool,
+    pub clock: Option<ClockSpec>,
+    /// Time left, White then Black, as of `turn_started_ms`.
+    pub remaining_ms: [i64; 2],
+    /// When the side to move's clock started running; `None` while it is stopped.
+    pub turn_started_ms: Option<i64>,
+    pub status: Status,
+    /// Withdrawn before anyone joined (no winner, no rules outcome).
+    pub aborted: bool,
+    pub draw_offer: Option<Color>,
+    pub rematch_offers: [bool; 2],
+    pub rematch_game: Option<String>,
+    pub rematch_of: Option<String>,
+    pub created_ms: i64,
+}
+
+impl LiveGame {
+    /// A new game from the start position, waiting for its empty seats (if any).
+    pub fn new(
+        id: String,
+        start: Position,
+        seats: [Seat; 2],
+        clock: Option<ClockSpec>,
+        listed: bool,
+        now_ms: i64,
+    ) -> LiveGame {
+        let base = clock.map_or(0, |c| c.base_ms);
+        let mut game = LiveGame {
+            id,
+            game: Game::from_position(start),
+            pdn_moves: Vec::new(),
+            seats,
+            listed,
+            clock,
+            remaining_ms: [base, base],
+            turn_started_ms: None,
+            status: Status::Waiting,
+            aborted: false,
+            draw_offer: None,
+            rematch_offers: [false, false],
+            rematch_game: None,
+            rematch_of: None,
+            created_ms: now_ms,
+        };
+        game.start_if_seated(now_ms);
+        game
+    }
+
+    pub fn position(&self) -> Position {
+        self.game.position()
+    }
+    pub fn ply(&self) -> u32 {
+        self.game.moves().len() as u32
+    }
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.game.outcome()
+    }
+
+    /// The seat whose token hashes to `token_hash`.
+    pub fn seat_of(&self, token_hash: &str) -> Option<Color> {
+        [Color::White, Color::Black]
+            .into_iter()
+            .find(|&c| self.seats[side(c)].token_hash.as_deref() == Some(token_hash))
+    }
+
+    /// The side a computer plays, if the computer is to move now.
+    pub fn computer_to_move(&self) -> Option<u8> {
+        if self.status != Status::Playing {
+            return None;
+        }
+        match self.seats[side(self.position().turn())].kind {
+            PlayerKind::Computer { level } => Some(level),
+            PlayerKind::Human => None,
+        }
+    }
+
+    fn start_if_seated(&mut self, now_ms: i64) {
+        if self.status == Status::Waiting && self.seats.iter().all(Seat::is_taken) {
+            self.status = Status::Playing;
+            self.listed = false;
+            if self.clock.is_some() {
+                self.turn_started_ms = Some(now_ms);
+            }
+            // A game set up in a finished position ends at once.
+            if self.game.is_over() {
+                self.finish();
+            }
+        }
+    }
+
+    fn finish(&mut self) {
+        self.status = Status::Finished;
+        self.turn_started_ms = None;
+        self.draw_offer = None;
+        self.listed = false;
+    }
+
+    /// Takes the free human seat (the one asked for, if free) with this token.
+    pub fn join(
+        &mut self,
+        wanted: Option<Color>,
+        token_hash: String,
+        name: Option<String>,
+        now_ms: i64,
+    ) -> Result<Color, Refusal> {
+        if self.status != Status::Waiting {
+            return Err(Refusal::NoFreeSeat);
+        }
+        let free = |c: Color| !self.seats[side(c)].is_taken();
+        let color = match wanted {
+            Some(c) if free(c) => c,
+            _ => [Color::White, Color::Black].into_iter().find(|&c| free(c)).ok_or(Refusal::NoFreeSeat)?,
+        };
+        self.seats[side(color)] = Seat::human(name, Some(token_hash));
+        self.start_if_seated(now_ms);
+        Ok(color)
+    }
+
+    /// Time left for each side at `now_ms` (the running clock counted down).
+    pub fn clocks_at(&self, now_ms: i64) -> [i64; 2] {
+        let mut left = self.remaining_ms;
+        if let Some(start) = self.turn_started_ms {
+            let turn = side(self.position().turn());
+            left[turn] = (left[turn] - (now_ms - start).max(0)).max(0);
+        }
+        left
+    }
+
+    /// When the side to move runs out of time, if its clock is running.
+    pub fn flag_deadline_ms(&self) -> Option<i64> {
+        let start = self.turn_started_ms?;
+        Some(start + self.remaining_ms[side(self.position().turn())])
+    }
+
+    /// Ends the game on time if the side to move has run out at `now_ms`. Returns whether
+    /// it did.
+    pub fn check_flag(&mut self, now_ms: i64) -> bool {
+        if self.status != Status::Playing {
+            return false;
+        }
+        match self.flag_deadline_ms() {
+            Some(deadline) if now_ms >= deadline => {
+                let loser = self.position().turn();
+                self.remaining_ms[side(loser)] = 0;
+                // The game is playing, so not over: the declaration cannot fail.
+                let _ = self.game.lose_on_time(loser);
+                self.finish();
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Finds the legal move a request names.
+    pub fn resolve_move(&self, request: &MoveRequest) -> Result<Move, Refusal> {
+        let position = self.position();
+        if let Some(text) = &request.text {
+            return position.parse_move(text).map_err(|e| Refusal::IllegalMove(e.to_string()));
+        }
+        let square = |n: Option<u32>, what: &str| {
+            let n = n.ok_or_else(|| Refusal::IllegalMove(format!("the move names no {what} square")))?;
+            checkers_rules::Square::from_number(n)
+                .ok_or_else(|| Refusal::IllegalMove(format!("{n} is not a square (1-32)")))
+        };
+        let from = square(request.from, "start")?;
+        let to = square(request.to, "end")?;
+        let captured = match &request.captured {
+            None => None,
+            Some(list) => {
+                Some(list.iter().map(|&n| square(Some(n), "captured")).collect::<Result<Vec<_>, _>>()?)
+            }
+        };
+        if let Some(mv) = position.find_move(from, to, captured.as_deref()) {
+            return Ok(mv);
+        }
+        let candidates = position.legal_moves().iter().filter(|m| m.from() == from && m.to() == to).count();
+        if candidates > 1 && captured.is_none() {
+            Err(Refusal::IllegalMove(format!("{from}x{to} is ambiguous: say which pieces it captures")))
+        } else {
+            Err(Refusal::IllegalMove(format!(
+                "{}-{} is not a legal move: {}",
+                from,
+                to,
+                position.explain_illegal(from, to)
+            )))
+        }
+    }
+
+    /// Plays a move for `mover` at `now_ms`: checks turn, legality and the clock, then
+    /// updates everything and returns what the record needs.
+    pub fn play(&mut self, mover: Color, mv: Move, now_ms: i64) -> Result<MoveRecord, Refusal> {
+        match self.status {
+            Status::Finished => return Err(Refusal::GameOver),
+            Status::Waiting => return Err(Refusal::NotStarted),
+            Status::Playing => {}
+        }
+        let position = self.position();
+        if position.turn() != mover {
+            return Err(Refusal::NotYourTurn(position.turn().name()));
+        }
+        if self.check_flag(now_ms) {
+            return Err(Refusal::GameOver);
+        }
+        let pdn = mv.to_pdn(&position, SquareNotation::Numeric);
+        self.game.play(mv).map_err(|e| Refusal::IllegalMove(e.to_string()))?;
+        if let (Some(spec), Some(start)) = (self.clock, self.turn_started_ms) {
+            let used = (now_ms - start).max(0);
+            self.remaining_ms[side(mover)] = self.remaining_ms[side(mover)] - used + spec.increment_ms;
+            self.turn_started_ms = Some(now_ms);
+        }
+        self.pdn_moves.push(pdn.clone());
+        // Moving instead of answering declines the opponent's draw offer.
+        if self.draw_offer == Some(mover.opponent()) {
+            self.draw_offer = None;
+        }
+        if self.game.is_over() {
+            self.finish();
+        }
+        Ok(MoveRecord {
+            ply: self.ply() - 1,
+            hub: mv.to_hub(),
+            pdn,
+            fen_after: self.position().to_fen(),
+            white_ms: self.remaining_ms[0],
+            black_ms: self.remaining_ms[1],
+            played_ms: now_ms,
+        })
+    }
+
+    /// Replays a stored move (on loading a game): no turn or clock checks beyond legality.
+    pub fn replay(&mut self, record: &MoveRecord) -> Result<(), String> {
+        let position = self.position();
+        let mv = parse_hub(&position, &record.hub)
+            .ok_or_else(|| format!("stored move {} (ply {}) is not legal", record.hub, record.ply))?;
+        let pdn = mv.to_pdn(&position, SquareNotation::Numeric);
+        self.game.play(mv).map_err(|e| e.to_string())?;
+        self.pdn_moves.push(pdn);
+        self.remaining_ms = [record.white_ms, record.black_ms];
+        Ok(())
+    }
+
+    /// `color` offers a draw (or accepts the opponent's standing offer). Returns whether the
+    /// game ended in a draw.
+    pub fn offer_draw(&mut self, color: Color, now_ms: i64) -> Result<bool, Refusal> {
+        self.require_playing()?;
+        if self.check_flag(now_ms) {
+            return Err(Refusal::GameOver);
+        }
+        if self.draw_offer == Some(color.opponent()) {
+            return self.accept_draw(color, now_ms).map(|_| true);
+        }
+        self.draw_offer = Some(color);
+        Ok(false)
+    }
+
+    pub fn accept_draw(&mut self, color: Color, now_ms: i64) -> Result<(), Refusal> {
+        self.require_playing()?;
+        if self.draw_offer != Some(color.opponent()) {
+            return Err(Refusal::NoDrawOffer);
+        }
+        self.stop_clock(now_ms);
+        let _ = self.game.agree_draw();
+        self.finish();
+        Ok(())
+    }
+
+    pub fn decline_draw(&mut self, color: Color) -> Result<(), Refusal> {
+        self.require_playing()?;
+        if self.draw_offer != Some(color.opponent()) {
+            return Err(Refusal::NoDrawOffer);
+        }
+        self.draw_offer = None;
+        Ok(())
+    }
+
+    /// `color` resigns; in a game nobody has joined yet, this withdraws it instead.
+    pub fn resign(&mut self, color: Color, now_ms: i64) -> Result<(), Refusal> {
+        match self.status {
+            Status::Finished => Err(Refusal::GameOver),
+            Status::Waiting => {
+                self.aborted = true;
+                self.finish();
+                Ok(())
+            }
+            Status::Playing => {
+                if self.check_flag(now_ms) {
+                    return Err(Refusal::GameOver);
+                }
+                self.stop_clock(now_ms);
+                let _ = self.game.resign(color);
+                self.finish();
+                Ok(())
+            }
+        }
+    }
+
+    /// `color` asks for a rematch. When both players have asked (or the opponent is the
+    /// computer), returns the new game: colours swapped, same variant, clock and players
+    /// (each keeps their seat token).
+    pub fn ask_rematch(
+        &mut self,
+        color: Color,
+        new_id: String,
+        now_ms: i64,
+    ) -> Result<Option<LiveGame>, Refusal> {
+        if self.status != Status::Finished || self.aborted {
+            return Err(Refusal::RematchTooEarly);
+        }
+        if self.rematch_game.is_some() {
+            return Err(Refusal::RematchArranged);
+        }
+        if self.seats[side(color)].kind != PlayerKind::Human {
+            return Err(Refusal::RematchNotHuman);
+        }
+        self.rematch_offers[side(color)] = true;
+        let opponent = &self.seats[side(color.opponent())];
+        let agreed = matches!(opponent.kind, PlayerKind::Computer { .. })
+            || self.rematch_offers[side(color.opponent())];
+        if !agreed {
+            return Ok(None);
+        }
+        let swapped = [self.seats[1].clone(), self.seats[0].clone()];
+        let mut next = LiveGame::new(new_id.clone(), self.game.start(), swapped, self.clock, false, now_ms);
+        next.rematch_of = Some(self.id.clone());
+        self.rematch_game = Some(new_id);
+        Ok(Some(next))
+    }
+
+    fn require_playing(&self) -> Result<(), Refusal> {
+        match self.status {
+            Status::Playing => Ok(()),
+            Status::Waiting => Err(Refusal::NotStarted),
+            Status::Finished => Err(Refusal::GameOver),
+        }
+    }
+
+    fn stop_clock(&mut self, now_ms: i64) {
+        self.remaining_ms = self.clocks_at(now_ms);
+        self.turn_started_ms = None;
+    }
+
+    /// The state every client of the game sees, as JSON (see the protocol in `lib.rs`).
+    pub fn snapshot(&self, now_ms: i64) -> Value {
+        let position = self.position();
+        let legal: Vec<Value> = if self.status == Status::Playing {
+            position
+                .legal_moves()
+                .iter()
+                .map(|m| {
+                    let route: Vec<u32> = m.route(&position).iter().map(|s| s.number()).collect();
+                    json!({
+                        "text": m.to_pdn(&position, SquareNotation::Numeric),
+                        "from": m.from().number(),
+                        "to": m.to().number(),
+                        "route": route,
+                        "captured": m.captured().squares().iter().map(|s| s.number()).collect::<Vec<_>>(),
+                    })
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let last_move = match (self.game.moves().last(), self.game.positions().iter().rev().nth(1)) {
+            (Some(mv), Some(before)) => json!({
+                "text": mv.to_pdn(before, SquareNotation::Numeric),
+                "route": mv.route(before).iter().map(|s| s.number()).collect::<Vec<_>>(),
+                "captured": mv.captured().squares().iter().map(|s| s.number()).collect::<Vec<_>>(),
+            }),
+            _ => Value::Null,
+        };
+        let clocks = self.clocks_at(now_ms);
+        let clock = match self.clock {
+            None => Value::Null,
+            Some(spec) => json!({
+                "base_ms": spec.base_ms,
+                "increment_ms": spec.increment_ms,
+                "white_ms": clocks[0],
+                "black_ms": clocks[1],
+                "running": self.turn_started_ms.map(|_| color_name(position.turn())),
+            }),
+        };
+        let player = |seat: &Seat| match seat.kind {
+            PlayerKind::Human => {
+                json!({"kind": "human", "name": seat.name, "seated": seat.token_hash.is_some()})
+            }
+            PlayerKind::Computer { level } => {
+                json!({"kind": "computer", "name": seat.name, "level": level, "seated": true})
+            }
+        };
+        let outcome = self.outcome();
+        let (result, reason, message, winner) = if self.aborted {
+            (
+                Value::from("*"),
+                Value::from(ABORTED),
+                Value::from("The game was withdrawn before it began"),
+                Value::Null,
+            )
+        } else {
+            match outcome {
+                Some(o) => (
+                    Value::from(result_text(Some(o))),
+                    Value::from(reason_code(&o)),
+                    Value::from(o.to_string()),
+                    o.winner().map_or(Value::Null, |c| Value::from(color_name(c))),
+                ),
+                None => (Value::Null, Value::Null, Value::Null, Value::Null),
+            }
+        };
+        json!({
+            "t": "state",
+            "game": {
+                "id": self.id,
+                "variant": position.variant().name(),
+                "status": self.status.as_str(),
+                "listed": self.listed,
+                "start_fen": self.game.start().to_fen(),
+                "fen": position.to_fen(),
+                "turn": color_name(position.turn()),
+                "ply": self.ply(),
+                "moves": self.pdn_moves,
+                "last_move": last_move,
+                "legal": legal,
+                "clock": clock,
+                "players": {"white": player(&self.seats[0]), "black": player(&self.seats[1])},
+                "draw_offer": self.draw_offer.map(color_name),
+                "rematch_offers": {"white": self.rematch_offers[0], "black": self.rematch_offers[1]},
+                "rematch_game": self.rematch_game,
+                "rematch_of": self.rematch_of,
+                "result": result,
+                "reason": reason,
+                "message": message,
+                "winner": winner,
+            }
+        })
+    }
+}
+
+/// The legal move named by Hub move text (`11-15`, `9x27x14x23`).
+pub fn parse_hub(position: &Position, text: &str) -> Option<Move> {
+    let squares: Vec<checkers_rules::Square> = text
+        .split(['-', 'x'])
+        .map(|p| p.parse().ok().and_then(checkers_rules::Square::from_number))
+        .collect::<Option<Vec<_>>>()?;
+    if squares.len() < 2 {
+        return None;
+    }
+    let captured = if text.contains('x') { Some(&squares[2..]) } else { None };
+    position.find_move(squares[0], squares[1], captured)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use checkers_rules::Variant;
+
+    fn two_humans(clock: Option<ClockSpec>) -> LiveGame {
+        let seats = [Seat::human(None, Some("w".into())), Seat::human(None, None)];
+        let mut g = LiveGame::new("g".into(), Position::start(Variant::English), seats, clock, true, 0);
+        g.join(None, "b".into(), Some("Bea".into()), 1000).unwrap();
+        g
+    }
+
+    fn text(t: &str) -> MoveRequest {
+        MoveRequest { text: Some(t.into()), ..Default::default() }
+    }
+
+    #[test]
+    fn turn_legality_and_clock() {
+        let mut g = two_humans(Some(ClockSpec { base_ms: 60_000, increment_ms: 2_000 }));
+        assert_eq!(g.status, Status::Playing);
+        let mv = g.resolve_move(&text("11-15")).unwrap();
+        assert_eq!(g.play(Color::White, mv, 2000), Err(Refusal::NotYourTurn("Black")));
+        let rec = g.play(Color::Black, mv, 6000).unwrap();
+        assert_eq!((rec.ply, rec.hub.as_str(), rec.black_ms, rec.white_ms), (0, "11-15", 57_000, 60_000));
+        assert!(g.resolve_move(&text("11-15")).is_err());
+        assert_eq!(g.flag_deadline_ms(), Some(66_000));
+        assert!(!g.check_flag(65_999));
+        assert!(g.check_flag(66_000));
+        assert_eq!(g.status, Status::Finished);
+        assert_eq!(result_text(g.outcome()), "0-1");
+        assert_eq!(reason_code(&g.outcome().unwrap()), "time");
+    }
+
+    #[test]
+    fn squares_form_and_ambiguity() {
+        let g = two_humans(None);
+        let req = MoveRequest { from: Some(9), to: Some(13), ..Default::default() };
+        assert_eq!(g.resolve_move(&req).unwrap().to_hub(), "9-13");
+        let bad = MoveRequest { from: Some(9), to: Some(33), ..Default::default() };
+        assert!(matches!(g.resolve_move(&bad), Err(Refusal::IllegalMove(_))));
+    }
+
+    #[test]
+    fn draw_offer_accept_and_rematch_swaps_seats() {
+        let mut g = two_humans(None);
+        assert_eq!(g.accept_draw(Color::White, 0), Err(Refusal::NoDrawOffer));
+        assert_eq!(g.offer_draw(Color::White, 0), Ok(false));
+        assert_eq!(g.offer_draw(Color::Black, 0), Ok(true));
+        assert_eq!(g.status, Status::Finished);
+        assert_eq!(reason_code(&g.outcome().unwrap()), "agreement");
+        assert!(g.ask_rematch(Color::White, "r".into(), 5).unwrap().is_none());
+        let next = g.ask_rematch(Color::Black, "r".into(), 5).unwrap().unwrap();
+        assert_eq!(next.seats[0].token_hash.as_deref(), Some("b"));
+        assert_eq!(next.status, Status::Playing);
+        assert_eq!(g.rematch_game.as_deref(), Some("r"));
+    }
+}

@@ -1,0 +1,94 @@
+//! HTTP: the embedded web page, PDN downloads, the list of games, and the WebSocket door.
+
+use std::sync::Arc;
+
+use axum::extract::ws::WebSocketUpgrade;
+use axum::extract::{Path, State};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+
+use crate::hub::Hub;
+use crate::ws::{serve_socket, MAX_FRAME};
+
+// The page is plain HTML, JavaScript and CSS in `web/`, compiled into the binary: nothing to
+// install or build beside it.
+const INDEX_HTML: &str = include_str!("../../../web/index.html");
+const APP_JS: &str = include_str!("../../../web/app.js");
+const STYLE_CSS: &str = include_str!("../../../web/style.css");
+const ICON_SVG: &str = include_str!("../../../web/icon.svg");
+
+/// Scripts only from this server, no inline code: names shown on the page can never run.
+const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
+                   connect-src 'self' ws: wss:; frame-ancestors 'none'";
+
+pub fn router(hub: Arc<Hub>) -> Router {
+    Router::new()
+        .route("/", get(page))
+        .route("/g/{id}", get(page))
+        .route("/games", get(page))
+        .route("/app.js", get(|| asset("text/javascript; charset=utf-8", APP_JS)))
+        .route("/style.css", get(|| asset("text/css; charset=utf-8", STYLE_CSS)))
+        .route("/icon.svg", get(|| asset("image/svg+xml", ICON_SVG)))
+        .route("/games/{file}", get(download_pdn))
+        .route("/api/games", get(list_games))
+        .route("/healthz", get(|| async { "ok" }))
+        .route("/ws", get(websocket))
+        .with_state(hub)
+}
+
+async fn page() -> Response {
+    let mut response = asset("text/html; charset=utf-8", INDEX_HTML).await;
+    response.headers_mut().insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CSP));
+    response
+}
+
+async fn asset(content_type: &'static str, body: &'static str) -> Response {
+    let mut response = body.into_response();
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    response
+}
+
+async fn download_pdn(State(hub): State<Arc<Hub>>, Path(file): Path<String>) -> Response {
+    let Some(id) = file.strip_suffix(".pdn") else {
+        return (StatusCode::NOT_FOUND, "games download as /games/ID.pdn\n").into_response();
+    };
+    match hub.pdn(id).await {
+        Ok(text) => {
+            let mut response = text.into_response();
+            let headers = response.headers_mut();
+            headers
+                .insert(header::CONTENT_TYPE, HeaderValue::from_static("application/x-pdn; charset=utf-8"));
+            // The id is checked to be alphanumeric before any game is found.
+            if let Ok(value) = HeaderValue::from_str(&format!("attachment; filename=\"{id}.pdn\"")) {
+                headers.insert(header::CONTENT_DISPOSITION, value);
+            }
+            response
+        }
+        Err(e) if e.code == "not_found" => {
+            (StatusCode::NOT_FOUND, format!("{}\n", e.message)).into_response()
+        }
+        Err(e) => (StatusCode::SERVICE_UNAVAILABLE, format!("{}\n", e.message)).into_response(),
+    }
+}
+
+async fn list_games(State(hub): State<Arc<Hub>>) -> Response {
+    match hub.store().recent_games(100).await {
+        Ok(games) => Json(serde_json::json!({ "games": games })).into_response(),
+        Err(e) => {
+            eprintln!("checkers serve: listing games: {e}");
+            (StatusCode::SERVICE_UNAVAILABLE, "the list of games is unavailable\n").into_response()
+        }
+    }
+}
+
+async fn websocket(State(hub): State<Arc<Hub>>, upgrade: WebSocketUpgrade) -> Response {
+    upgrade
+        .max_message_size(MAX_FRAME)
+        .max_frame_size(MAX_FRAME)
+        .on_upgrade(move |socket| serve_socket(socket, hub))
+}

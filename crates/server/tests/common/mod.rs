@@ -1,0 +1,193 @@
+//! Helpers for the server's tests: a WebSocket client that speaks the protocol, raw HTTP GET,
+//! and starting servers (in this process, or the real `checkers` binary as a child).
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use tokio::net::TcpStream as AsyncTcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+/// How long a test waits for a reply before it gives up (a hang guard, not a measurement).
+const PATIENCE: Duration = Duration::from_secs(30);
+
+pub struct Client {
+    ws: WebSocketStream<MaybeTlsStream<AsyncTcpStream>>,
+    next_id: u64,
+    /// Messages received while waiting for something else.
+    pub seen: Vec<Value>,
+}
+
+impl Client {
+    pub async fn connect(addr: SocketAddr) -> Client {
+        let (ws, _) =
+            tokio_tungstenite::connect_async(format!("ws://{addr}/ws")).await.expect("websocket connects");
+        Client { ws, next_id: 1, seen: Vec::new() }
+    }
+
+    pub async fn send_raw(&mut self, message: Message) {
+        self.ws.send(message).await.expect("send");
+    }
+
+    pub async fn send_text(&mut self, text: &str) {
+        self.send_raw(Message::Text(text.into())).await;
+    }
+
+    /// The next JSON message, or `None` if the connection closed.
+    pub async fn next(&mut self) -> Option<Value> {
+        loop {
+            let message = tokio::time::timeout(PATIENCE, self.ws.next()).await.expect("a message in time");
+            match message {
+                None | Some(Err(_)) => return None,
+                Some(Ok(Message::Text(text))) => {
+                    let value: Value = serde_json::from_str(text.as_str()).expect("server sends JSON");
+                    self.seen.push(value.clone());
+                    return Some(value);
+                }
+                Some(Ok(Message::Close(_))) => return None,
+                Some(Ok(_)) => continue,
+            }
+        }
+    }
+
+    /// Sends a request with a fresh id and returns the reply that names it.
+    pub async fn request(&mut self, mut message: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        message["id"] = json!(id);
+        self.send_text(&message.to_string()).await;
+        loop {
+            let reply = self.next().await.expect("connection open for the reply");
+            if reply["re"] == json!(id) {
+                return reply;
+            }
+        }
+    }
+
+    /// Waits for a game state satisfying `done`.
+    pub async fn state_where(&mut self, done: impl Fn(&Value) -> bool) -> Value {
+        loop {
+            let message = self.next().await.expect("connection open while waiting for a state");
+            if message["t"] == "state" && done(&message["game"]) {
+                return message["game"].clone();
+            }
+        }
+    }
+
+    /// Waits for the state at exactly `ply` moves.
+    pub async fn state_at(&mut self, ply: u64) -> Value {
+        self.state_where(|g| g["ply"] == json!(ply)).await
+    }
+
+    pub async fn close(mut self) {
+        let _ = self.ws.close(None).await;
+    }
+}
+
+/// A plain HTTP GET; returns the status code and body.
+pub fn http_get(addr: SocketAddr, path: &str) -> (u16, String) {
+    let mut stream = TcpStream::connect(addr).expect("http connects");
+    stream.set_read_timeout(Some(PATIENCE)).ok();
+    write!(stream, "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").expect("http request");
+    let mut response = String::new();
+    stream.read_to_string(&mut response).expect("http response");
+    let status = response.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    let body = response.split_once("\r\n\r\n").map(|(_, b)| b.to_string()).unwrap_or_default();
+    // Bodies may be chunked; tests only look for text inside, so strip chunk sizes loosely.
+    (status, body)
+}
+
+/// The `checkers` binary built beside this test (cargo test --workspace builds it).
+pub fn checkers_binary() -> PathBuf {
+    let exe = std::env::current_exe().expect("test executable path");
+    let dir = exe.parent().and_then(|deps| deps.parent()).expect("target directory");
+    let bin = dir.join(format!("checkers{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        bin.exists(),
+        "{} is missing: build it first (`cargo build -p checkers`, or run `cargo test --workspace`)",
+        bin.display()
+    );
+    bin
+}
+
+/// The real server as a child process.
+pub struct ServerProcess {
+    pub child: Child,
+    pub addr: SocketAddr,
+}
+
+impl ServerProcess {
+    /// Starts `checkers serve` on a free port and waits until it listens.
+    pub fn start(db: &str) -> ServerProcess {
+        let mut child = Command::new(checkers_binary())
+            .args(["serve", "--addr", "127.0.0.1:0", "--db", db, "--engine-threads", "1"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("checkers serve starts");
+        let stdout = child.stdout.take().expect("stdout");
+        let mut line = String::new();
+        BufReader::new(stdout).read_line(&mut line).expect("first line");
+        let addr = line
+            .trim()
+            .strip_prefix("listening on http://")
+            .unwrap_or_else(|| panic!("unexpected first line from checkers serve: {line:?}"))
+            .parse()
+            .expect("address");
+        ServerProcess { child, addr }
+    }
+
+    /// SIGKILL: no shutdown code runs.
+    pub fn kill_hard(mut self) {
+        self.child.kill().expect("kill -9");
+        self.child.wait().expect("reaped");
+    }
+}
+
+impl Drop for ServerProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The PostgreSQL URL for storage tests: `CHECKERS_TEST_POSTGRES_URL`, or the file
+/// scripts/setup-test-deps.sh writes. On CI (CI=true) a missing URL fails the test.
+pub fn postgres_url() -> Option<String> {
+    if let Ok(url) = std::env::var("CHECKERS_TEST_POSTGRES_URL") {
+        if !url.trim().is_empty() {
+            return Some(url.trim().to_string());
+        }
+    }
+    let file = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/test-deps/postgres-url");
+    if let Ok(url) = std::fs::read_to_string(&file) {
+        if !url.trim().is_empty() {
+            return Some(url.trim().to_string());
+        }
+    }
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!(
+            "CI=true but no PostgreSQL URL: set CHECKERS_TEST_POSTGRES_URL or run scripts/setup-test-deps.sh \
+             (it writes target/test-deps/postgres-url)"
+        );
+    }
+    eprintln!("skipping the PostgreSQL part: no CHECKERS_TEST_POSTGRES_URL (scripts/setup-test-deps.sh sets one up)");
+    None
+}
+
+/// The first legal move of a state, as the protocol's squares form.
+pub fn first_legal(state: &Value) -> Value {
+    state["legal"][0].clone()
+}
+
+pub fn move_message(game: &str, token: &str, legal: &Value, ply: u64) -> Value {
+    json!({"t": "move", "game": game, "token": token, "from": legal["from"], "to": legal["to"],
+           "captured": legal["captured"], "ply": ply})
+}

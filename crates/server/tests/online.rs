@@ -1,0 +1,299 @@
+//! The online game over real sockets on loopback: whole games between two clients with a
+//! watcher, the computer's side, hostile and out-of-turn input, and the PDN download.
+
+mod common;
+
+use checkers_server::{start, Config, Running};
+use common::{first_legal, http_get, move_message, Client};
+use serde_json::{json, Value};
+use tokio_tungstenite::tungstenite::Message;
+
+async fn server(dir: &tempfile::TempDir) -> Running {
+    let db = dir.path().join("games.db");
+    start(&Config { addr: "127.0.0.1:0".into(), db: db.display().to_string(), engine_threads: Some(1) })
+        .await
+        .expect("server starts")
+}
+
+/// Creates a friend game (the creator plays `color`) and seats a second client.
+async fn seated_pair(
+    addr: std::net::SocketAddr,
+    variant: &str,
+    color: &str,
+) -> (Client, String, Client, String, String) {
+    let mut a = Client::connect(addr).await;
+    let created = a
+        .request(json!({"t": "create", "opponent": "friend", "variant": variant, "color": color, "name": "Ann <b>"}))
+        .await;
+    assert_eq!(created["t"], "seated", "{created}");
+    assert_eq!(created["color"], color);
+    let game = created["game"].as_str().unwrap().to_string();
+    let token_a = created["token"].as_str().unwrap().to_string();
+    let mut b = Client::connect(addr).await;
+    let joined = b.request(json!({"t": "join", "game": game, "name": "Bob"})).await;
+    assert_eq!(joined["t"], "seated", "{joined}");
+    assert_ne!(joined["color"], color);
+    let token_b = joined["token"].as_str().unwrap().to_string();
+    // Both see the game start.
+    a.state_where(|g| g["status"] == "playing").await;
+    b.state_where(|g| g["status"] == "playing").await;
+    (a, token_a, b, token_b, game)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_players_play_a_whole_game_while_a_third_watches() {
+    let dir = tempfile::tempdir().unwrap();
+    let running = server(&dir).await;
+    let addr = running.addr;
+    // English: Black moves first, so the creator takes Black.
+    let (mut black, token_black, mut white, token_white, game) = seated_pair(addr, "english", "black").await;
+    let mut watcher = Client::connect(addr).await;
+    let watching = watcher.request(json!({"t": "watch", "game": game})).await;
+    assert_eq!(watching["t"], "watching");
+    assert_eq!(watching["color"], Value::Null);
+    let mut state = watcher.state_at(0).await;
+    assert_eq!(
+        state["players"]["black"]["name"], "Ann <b>",
+        "names are kept as typed; the page escapes them"
+    );
+
+    // Each side plays its first legal move until the rules end the game.
+    let mut told: Vec<String> = Vec::new();
+    while state["status"] == "playing" {
+        let ply = state["ply"].as_u64().unwrap();
+        assert!(ply < 500, "the rules should have ended the game by now");
+        let legal = first_legal(&state);
+        told.push(legal["text"].as_str().unwrap().to_string());
+        let (mover, token) =
+            if state["turn"] == "black" { (&mut black, &token_black) } else { (&mut white, &token_white) };
+        let reply = mover.request(move_message(&game, token, &legal, ply)).await;
+        assert_eq!(reply["t"], "ok", "{reply}");
+        assert_eq!(reply["ply"], json!(ply + 1));
+        state = watcher.state_at(ply + 1).await;
+        assert_eq!(state["last_move"]["text"], legal["text"]);
+    }
+    assert_eq!(state["status"], "finished");
+    let moves: Vec<String> = serde_json::from_value(state["moves"].clone()).unwrap();
+    assert_eq!(moves, told, "the watcher saw every move, in order");
+    assert!(
+        state["result"].is_string() && state["reason"].is_string() && state["message"].is_string(),
+        "{state}"
+    );
+    assert!(state["legal"].as_array().unwrap().is_empty());
+
+    // Both players saw the same end.
+    let end_black = black.state_at(moves.len() as u64).await;
+    let end_white = white.state_at(moves.len() as u64).await;
+    assert_eq!(end_black["result"], state["result"]);
+    assert_eq!(end_white["fen"], state["fen"]);
+
+    // The database holds exactly these moves, and the PDN download has them.
+    let stored = running.hub.store().move_records(&game).await.unwrap();
+    assert_eq!(stored.iter().map(|r| r.pdn.clone()).collect::<Vec<_>>(), moves);
+    let (status, pdn) = http_get(addr, &format!("/games/{game}.pdn"));
+    assert_eq!(status, 200);
+    assert!(pdn.contains("[GameType \"21\"]") && pdn.contains("[Black \"Ann <b>\"]"), "{pdn}");
+    assert!(pdn.contains(&format!("1. {} {}", moves[0], moves[1])), "{pdn}");
+    assert!(pdn.contains(state["result"].as_str().unwrap()));
+    let (status, list) = http_get(addr, "/api/games");
+    assert_eq!(status, 200);
+    assert!(list.contains(&game));
+    assert_eq!(http_get(addr, "/games/nosuchgame.pdn").0, 404);
+    assert_eq!(http_get(addr, "/games/..%2Fetc.pdn").0, 404);
+    running.stop().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn wrong_seat_out_of_turn_illegal_and_junk_are_refused_and_change_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let running = server(&dir).await;
+    let addr = running.addr;
+    let (mut white, token_white, mut black, token_black, game) = seated_pair(addr, "russian", "white").await;
+    // Russian: White moves first. Play one move so the game is under way.
+    let reply =
+        white.request(json!({"t": "move", "game": game, "token": token_white, "text": "c3-d4"})).await;
+    assert_eq!(reply["t"], "ok", "{reply}");
+    let mut watcher = Client::connect(addr).await;
+    watcher.request(json!({"t": "watch", "game": game})).await;
+    let before = watcher.state_at(1).await;
+
+    let refusals: Vec<(Value, &str)> = vec![
+        // White again: out of turn.
+        (json!({"t": "move", "game": game, "token": token_white, "text": "d4-e5"}), "not_your_turn"),
+        // A token that holds no seat, trying to move Black's piece.
+        (
+            json!({"t": "move", "game": game, "token": "00000000000000000000000000000000", "text": "f6-g5"}),
+            "not_your_seat",
+        ),
+        // Black moving White's piece, and a move no piece can make.
+        (json!({"t": "move", "game": game, "token": token_black, "text": "d4-e5"}), "illegal_move"),
+        (json!({"t": "move", "game": game, "token": token_black, "text": "h6-h5"}), "illegal_move"),
+        (json!({"t": "move", "game": game, "token": token_black, "from": 99, "to": 1}), "illegal_move"),
+        (json!({"t": "move", "game": game, "token": token_black, "text": "zz"}), "illegal_move"),
+        // A resend of an old move.
+        (json!({"t": "move", "game": game, "token": token_black, "text": "f6-g5", "ply": 0}), "stale"),
+        (json!({"t": "move", "game": "nosuchgame", "token": token_black, "text": "f6-g5"}), "not_found"),
+        (json!({"t": "move", "game": game}), "bad_request"),
+        (json!({"t": "draw", "game": game, "token": token_black, "action": "accept"}), "no_draw_offer"),
+        (json!({"t": "draw", "game": game, "token": token_black, "action": "maybe"}), "bad_request"),
+        (json!({"t": "rematch", "game": game, "token": token_black}), "rematch_refused"),
+        (json!({"t": "join", "game": game}), "no_free_seat"),
+        (json!({"t": "create", "opponent": "computer", "level": 10}), "bad_request"),
+        (json!({"t": "create", "opponent": "computer", "level": 300}), "bad_request"),
+        (json!({"t": "create", "opponent": "friend", "variant": "chess"}), "bad_request"),
+        (json!({"t": "create", "opponent": "friend", "clock": {"base": 1}}), "bad_request"),
+        (json!({"t": "fly"}), "bad_request"),
+    ];
+    for (message, code) in refusals {
+        let reply = black.request(message.clone()).await;
+        assert_eq!(reply["t"], "error", "{message} -> {reply}");
+        assert_eq!(reply["code"], code, "{message} -> {reply}");
+    }
+    // Junk that is not even a request.
+    for junk in ["not json", "[1,2,3]", "{\"t\":", "null", "{\"no\":\"type\"}"] {
+        black.send_text(junk).await;
+        let reply = black.next().await.unwrap();
+        assert_eq!(
+            (reply["t"].as_str(), reply["code"].as_str()),
+            (Some("error"), Some("bad_request")),
+            "{junk}"
+        );
+    }
+    black.send_raw(Message::Binary(vec![0, 1, 2].into())).await;
+    assert_eq!(black.next().await.unwrap()["code"], "bad_request");
+    let oversized =
+        json!({"t": "move", "game": game, "token": token_black, "text": "x".repeat(5000)}).to_string();
+    black.send_text(&oversized).await;
+    assert_eq!(black.next().await.unwrap()["code"], "too_large");
+
+    // Nothing changed: the same position, and no state was pushed to the watcher.
+    let now = watcher.request(json!({"t": "watch", "game": game})).await;
+    assert_eq!(now["t"], "watching");
+    let after = watcher.state_at(1).await;
+    assert_eq!(
+        (after["fen"].clone(), after["moves"].clone()),
+        (before["fen"].clone(), before["moves"].clone())
+    );
+    assert_eq!(running.hub.store().move_records(&game).await.unwrap().len(), 1);
+
+    // And the game goes on with a proper move.
+    let reply = black
+        .request(json!({"t": "move", "game": game, "token": token_black, "text": "f6-g5", "ply": 1}))
+        .await;
+    assert_eq!(reply["t"], "ok", "{reply}");
+    let after = watcher.state_at(2).await;
+    assert_eq!(after["moves"], json!(["22-18", "11-16"]), "c3-d4 is 22-18 and f6-g5 is 11-16");
+
+    // A flooding client is slowed, then dropped; others are served all along.
+    let mut flooder = Client::connect(addr).await;
+    for _ in 0..120 {
+        flooder.send_text("{\"t\":\"ping\"}").await;
+    }
+    let mut limited = 0;
+    while let Some(reply) = flooder.next().await {
+        if reply["code"] == "rate_limited" {
+            limited += 1;
+        }
+    }
+    assert!(limited > 0, "the flooder was told to slow down before being dropped");
+    let pong = white.request(json!({"t": "ping"})).await;
+    assert_eq!(pong["t"], "pong");
+    running.stop().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn draw_offer_resignation_and_rematch() {
+    let dir = tempfile::tempdir().unwrap();
+    let running = server(&dir).await;
+    let (mut black, token_black, mut white, token_white, game) =
+        seated_pair(running.addr, "english", "black").await;
+    let offer =
+        black.request(json!({"t": "draw", "game": game, "token": token_black, "action": "offer"})).await;
+    assert_eq!(offer["t"], "ok");
+    white.state_where(|g| g["draw_offer"] == "black").await;
+    let decline =
+        white.request(json!({"t": "draw", "game": game, "token": token_white, "action": "decline"})).await;
+    assert_eq!(decline["t"], "ok");
+    black.request(json!({"t": "draw", "game": game, "token": token_black, "action": "offer"})).await;
+    let accept =
+        white.request(json!({"t": "draw", "game": game, "token": token_white, "action": "accept"})).await;
+    assert_eq!(accept["t"], "ok", "{accept}");
+    let end = white.state_where(|g| g["status"] == "finished").await;
+    assert_eq!((end["result"].as_str(), end["reason"].as_str()), (Some("1/2-1/2"), Some("agreement")));
+
+    // Rematch: when both ask, a new game with colours swapped; the same tokens hold the seats.
+    let first = black.request(json!({"t": "rematch", "game": game, "token": token_black})).await;
+    assert_eq!(first["new_game"], Value::Null);
+    let second = white.request(json!({"t": "rematch", "game": game, "token": token_white})).await;
+    let new_game = second["new_game"].as_str().expect("rematch created").to_string();
+    let mut watch = Client::connect(running.addr).await;
+    let seat = watch.request(json!({"t": "watch", "game": new_game, "token": token_white})).await;
+    assert_eq!(seat["color"], "black");
+    // White of the last game is now Black, who moves first in English checkers; then resigns.
+    let state = watch.state_at(0).await;
+    let reply = watch.request(move_message(&new_game, &token_white, &first_legal(&state), 0)).await;
+    assert_eq!(reply["t"], "ok", "{reply}");
+    let reply = watch.request(json!({"t": "resign", "game": new_game, "token": token_black})).await;
+    assert_eq!(reply["t"], "ok", "{reply}");
+    let end = watch.state_where(|g| g["status"] == "finished").await;
+    assert_eq!((end["result"].as_str(), end["reason"].as_str()), (Some("0-1"), Some("resignation")));
+    running.stop().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_computer_plays_its_side() {
+    let dir = tempfile::tempdir().unwrap();
+    let running = server(&dir).await;
+    let mut me = Client::connect(running.addr).await;
+    // English, the human plays White: the computer (Black) moves first.
+    let created = me
+        .request(json!({"t": "create", "opponent": "computer", "level": 1, "color": "white", "clock": {"base": 600, "increment": 5}}))
+        .await;
+    let game = created["game"].as_str().unwrap().to_string();
+    let token = created["token"].as_str().unwrap().to_string();
+    let mut state = me.state_at(1).await;
+    for _ in 0..6 {
+        if state["status"] != "playing" {
+            break;
+        }
+        assert_eq!(state["turn"], "white");
+        let ply = state["ply"].as_u64().unwrap();
+        let reply = me.request(move_message(&game, &token, &first_legal(&state), ply)).await;
+        assert_eq!(reply["t"], "ok", "{reply}");
+        state = me.state_where(|g| g["ply"].as_u64() >= Some(ply + 2) || g["status"] == "finished").await;
+    }
+    assert!(state["ply"].as_u64().unwrap() >= 7);
+    assert_eq!(state["players"]["black"]["kind"], "computer");
+    assert!(state["clock"]["white_ms"].as_i64().unwrap() <= 600_000 + 6 * 5_000);
+    // The computer declines draws and accepts rematches at once.
+    let draw = me.request(json!({"t": "draw", "game": game, "token": token, "action": "offer"})).await;
+    assert_eq!(draw["code"], "draw_declined");
+    me.request(json!({"t": "resign", "game": game, "token": token})).await;
+    let rematch = me.request(json!({"t": "rematch", "game": game, "token": token})).await;
+    assert!(rematch["new_game"].is_string(), "{rematch}");
+    running.stop().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lobby_lists_open_games_until_joined() {
+    let dir = tempfile::tempdir().unwrap();
+    let running = server(&dir).await;
+    let mut browser = Client::connect(running.addr).await;
+    let lobby = browser.request(json!({"t": "lobby"})).await;
+    assert_eq!(lobby["t"], "lobby");
+    let mut host = Client::connect(running.addr).await;
+    let created = host.request(json!({"t": "create", "opponent": "open", "name": "Host"})).await;
+    let game = created["game"].as_str().unwrap().to_string();
+    loop {
+        let m = browser.next().await.unwrap();
+        if m["t"] == "lobby" && m["games"].as_array().unwrap().iter().any(|g| g["id"] == json!(game)) {
+            break;
+        }
+    }
+    let joined = browser.request(json!({"t": "join", "game": game})).await;
+    assert_eq!(joined["t"], "seated");
+    let mut other = Client::connect(running.addr).await;
+    let lobby = other.request(json!({"t": "lobby"})).await;
+    assert!(lobby["games"].as_array().unwrap().iter().all(|g| g["id"] != json!(game)), "{lobby}");
+    running.stop().await.unwrap();
+}
