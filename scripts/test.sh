@@ -4,10 +4,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Services and tools some tests need are prepared by scripts/setup-test-deps.sh when present.
-if [[ -x scripts/setup-test-deps.sh ]]; then
-    scripts/setup-test-deps.sh
+# Services and tools some tests need (PostgreSQL, pydraughts, ...) are prepared first.
+if [[ -f scripts/setup-test-deps.sh ]]; then
+    bash scripts/setup-test-deps.sh
 fi
 
-cargo test --workspace --all-targets "$@"
+cargo test --workspace --all-targets --no-fail-fast "$@"
 cargo test --workspace --doc
