@@ -11,7 +11,7 @@ use crate::limits::{Limits, StopHandle};
 use crate::score::Score;
 
 /// The depth `checkers bench` uses when none is given.
-pub const BENCH_DEPTH: u32 = 14;
+pub const BENCH_DEPTH: u32 = 16;
 
 /// The bench positions: both start positions, then openings, middlegames and endgames of
 /// both variants reached by seeded random play (so they are varied, not necessarily good).

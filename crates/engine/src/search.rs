@@ -429,6 +429,9 @@ impl<'a> Searcher<'a> {
             }
         }
 
+        // Without a remembered best move, a deep node is searched a little shallower
+        // (internal iterative reduction): its result mostly serves to find that move.
+        let depth = if hash_move.is_none() && depth >= 4 { depth - 1 } else { depth };
         position.generate_moves(&mut self.data.lists[ply]);
         let n = self.data.lists[ply].len();
         if n == 0 {

@@ -163,3 +163,25 @@ fn equal_kings_endings_score_near_zero() {
     let r = engine().search(&p, &[], &Limits::depth(8), &StopHandle::new(), &mut |_| {});
     assert!(r.score.value().abs() < 50, "{}", r.score);
 }
+
+/// Level 1 is weak, not absurd: it never hands over a man for nothing. Here 22-17 loses the
+/// man to 13x22 with no return; 22-18, 30-25 and 30-26 are all safe.
+#[test]
+fn level_one_does_not_hang_a_man() {
+    let p = position(Variant::English, "W:W22,30:B11,13");
+    let mut e = engine();
+    for seed in 0..24 {
+        let mv = Level::MIN.choose_move(&mut e, &p, &[], seed).expect("a move");
+        assert_ne!(mv.to_pdn(&p, SquareNotation::Numeric), "22-17", "seed {seed}");
+    }
+}
+
+#[test]
+fn levels_parse_and_describe_themselves() {
+    assert_eq!("5".parse::<Level>().map(Level::number), Ok(5));
+    assert!("0".parse::<Level>().is_err() && "10".parse::<Level>().is_err() && "x".parse::<Level>().is_err());
+    let names: Vec<&str> = Level::all().map(Level::describe).collect();
+    assert_eq!(names.len(), 9);
+    assert!(names.iter().all(|d| !d.is_empty()));
+    assert!(Level::all().zip(Level::all().skip(1)).all(|(a, b)| a < b));
+}
