@@ -89,6 +89,17 @@ impl Perft {
         list.to_vec()
     }
 
+    /// Leaves below a child (`depth` >= 1); at the last ply counted in place, not through a
+    /// call.
+    #[inline(always)]
+    fn child<R: Rules, S: Side, const PATHS: bool>(&mut self, position: &Position, depth: u32) -> u64 {
+        if depth == 1 {
+            count_moves::<R, S>(position, !PATHS, &mut self.scratch)
+        } else {
+            self.node::<R, S, PATHS>(position, depth)
+        }
+    }
+
     /// Leaves below `position` (`depth` >= 1), with the side to move `S` known at compile time.
     fn node<R: Rules, S: Side, const PATHS: bool>(&mut self, position: &Position, depth: u32) -> u64 {
         if depth == 1 {
@@ -101,14 +112,6 @@ impl Perft {
         }
         let v = View::of::<S>(position);
         let mut total = 0;
-        // One ply above the leaves the children are counted in place, not through a call.
-        let mut visit = |perft: &mut Perft, child: &Position| {
-            total += if depth == 2 {
-                count_moves::<R, S::Opponent>(child, !PATHS, &mut perft.scratch)
-            } else {
-                perft.node::<R, S::Opponent, PATHS>(child, depth - 1)
-            };
-        };
         if has_capture::<R, S>(&v) {
             let ply = depth as usize;
             self.lists[ply].clear();
@@ -117,11 +120,14 @@ impl Perft {
             for i in 0..self.lists[ply].len() {
                 let mv = self.lists[ply][i];
                 let child = after_move::<S>(position, mv.from.bit(), mv.to.bit(), mv.captured, mv.crowns);
-                visit(self, &child);
+                total += self.child::<R, S::Opponent, PATHS>(&child, depth - 1);
             }
         } else {
             for_each_quiet::<R, S>(&v, |from, to, is_king, crowns| {
-                visit(self, &after_quiet::<S>(position, from, to, is_king, crowns));
+                total += self.child::<R, S::Opponent, PATHS>(
+                    &after_quiet::<S>(position, from, to, is_king, crowns),
+                    depth - 1,
+                );
             });
         }
         if depth >= 3 {
