@@ -33,6 +33,8 @@ enum Command {
     Match(commands::match_cmd::Args),
     /// Play a game in the terminal against the computer (levels 1-9) or another person.
     Play(commands::play::Args),
+    /// Run the online game server and web page (SQLite file by default, or --db postgres://...).
+    Serve(commands::serve::Args),
 }
 
 fn main() {
@@ -45,6 +47,7 @@ fn main() {
         Command::Hub(args) => commands::hub::run(args),
         Command::Match(args) => commands::match_cmd::run(args),
         Command::Play(args) => commands::play::run(args),
+        Command::Serve(args) => commands::serve::run(args),
     };
     if let Err(err) = result {
         eprintln!("error: {err:#}");

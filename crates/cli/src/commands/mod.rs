@@ -5,3 +5,4 @@ pub mod match_cmd;
 pub mod moves;
 pub mod perft;
 pub mod play;
+pub mod serve;

@@ -1,0 +1,23 @@
+//! `checkers serve`: the online game server and its web page.
+
+/// Where to listen and where to keep the games.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Address to listen on (port 0 picks a free port; the first line printed names it).
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    addr: String,
+    /// Database: a SQLite file (created if missing) or a postgres://user:pass@host/db URL.
+    #[arg(long, default_value = "checkers.db")]
+    db: String,
+    /// Engine searches to run at once for computer opponents (default: one per CPU).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    engine_threads: Option<u16>,
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    checkers_server::run_blocking(checkers_server::Config {
+        addr: args.addr,
+        db: args.db,
+        engine_threads: args.engine_threads.map(usize::from),
+    })
+}
