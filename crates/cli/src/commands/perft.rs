@@ -163,6 +163,7 @@ fn progress_bar(depth: u32, subtrees: usize) -> ProgressBar {
         .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     bar.set_prefix(format!("perft({depth})"));
+    bar.set_message("0 M leaves");
     bar.enable_steady_tick(Duration::from_millis(250));
     bar
 }
