@@ -111,6 +111,9 @@ async fn player(
             Some("state") => {
                 let g = &v["game"];
                 let ply = g["ply"].as_u64().unwrap_or(0);
+                if g["status"] == "waiting" {
+                    continue;
+                }
                 if g["status"] != "playing" || ply >= o.plies {
                     if pending.is_none() {
                         break;

@@ -1,9 +1,11 @@
 //! The computer opponent: engine searches run on a bounded set of blocking threads, so a long
 //! think never holds up the async workers that serve other games.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
-use checkers_rules::{Game, Move};
+use checkers_engine::{Engine, EngineOptions, Level, StopHandle};
+use checkers_rules::{Color, Game, Move};
 use tokio::sync::Semaphore;
 
 /// The clock the computer plays on, if the game has one.
@@ -13,41 +15,97 @@ pub struct ThinkClock {
     pub increment_ms: i64,
 }
 
-/// At most `threads` engine searches at once; further requests wait their turn.
-#[derive(Clone, Debug)]
+/// Transposition table size of each pooled engine.
+const ENGINE_HASH_MB: usize = 16;
+
+/// At most `threads` engine searches at once, each on its own pooled engine; further requests
+/// wait their turn.
+#[derive(Clone)]
 pub struct ComputerPool {
     permits: Arc<Semaphore>,
+    engines: Arc<Mutex<Vec<Engine>>>,
+}
+
+impl std::fmt::Debug for ComputerPool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "ComputerPool({} free)", self.permits.available_permits())
+    }
 }
 
 impl ComputerPool {
     pub fn new(threads: usize) -> ComputerPool {
-        ComputerPool { permits: Arc::new(Semaphore::new(threads.max(1))) }
+        ComputerPool {
+            permits: Arc::new(Semaphore::new(threads.max(1))),
+            engines: Arc::new(Mutex::new(Vec::new())),
+        }
     }
 
-    /// The computer's move in `game` at `level` (1-9), or `None` if it has none (or the
-    /// search failed, which the caller treats as "play any legal move").
-    pub async fn think(&self, game: Game, level: u8, clock: Option<ThinkClock>) -> Option<Move> {
+    /// Runs `job` on a blocking thread with an engine from the pool, when a permit is free.
+    async fn with_engine<T: Send + 'static>(
+        &self,
+        job: impl FnOnce(&mut Engine) -> T + Send + 'static,
+    ) -> Option<T> {
         let permit = self.permits.clone().acquire_owned().await.ok()?;
+        let engines = self.engines.clone();
         tokio::task::spawn_blocking(move || {
             let _permit = permit;
-            choose_move(&game, level, clock)
+            let taken = engines.lock().unwrap_or_else(|e| e.into_inner()).pop();
+            let mut engine =
+                taken.unwrap_or_else(|| Engine::new(EngineOptions { hash_mb: ENGINE_HASH_MB, threads: 1 }));
+            let result = job(&mut engine);
+            engines.lock().unwrap_or_else(|e| e.into_inner()).push(engine);
+            result
         })
         .await
         .ok()
-        .flatten()
+    }
+
+    /// The computer's move in `game` at `level` (1-9), or `None` if it has none (or the
+    /// search failed, which the caller treats as "play any legal move"). On a clock, the
+    /// search is cut short after a tenth of the time left, so the computer never flags.
+    pub async fn think(&self, game: Game, level: u8, clock: Option<ThinkClock>, seed: u64) -> Option<Move> {
+        let stop = StopHandle::new();
+        let timer = clock.map(|c| {
+            let stop = stop.clone();
+            let budget = (c.remaining_ms / 10 + c.increment_ms / 2).clamp(50, 30_000) as u64;
+            tokio::spawn(async move {
+                tokio::time::sleep(Duration::from_millis(budget)).await;
+                stop.stop();
+            })
+        });
+        let chosen =
+            self.with_engine(move |engine| choose_move(engine, &game, level, seed, &stop)).await.flatten();
+        if let Some(timer) = timer {
+            timer.abort();
+        }
+        chosen
+    }
+
+    /// Whether the computer, playing `side` at `level`, accepts a draw offered in `game`.
+    pub async fn accepts_draw(&self, game: Game, level: u8, side: Color) -> bool {
+        self.with_engine(move |engine| {
+            let positions = game.positions();
+            let history = &positions[..positions.len() - 1];
+            level_of(level).accepts_draw(engine, &game.position(), history, side)
+        })
+        .await
+        .unwrap_or(false)
     }
 }
 
+fn level_of(level: u8) -> Level {
+    Level::new(u32::from(level)).unwrap_or(Level::MIN)
+}
+
 /// The one place the server asks the engine for a move.
-pub fn choose_move(game: &Game, level: u8, clock: Option<ThinkClock>) -> Option<Move> {
-    let _ = (level, clock);
-    // Until the engine's API lands: the capture taking most pieces, else a move chosen by the
-    // position's hash (varied but repeatable).
-    let moves = game.legal_moves();
-    if moves.is_empty() {
-        return None;
-    }
-    let position = game.position();
-    let best_capture = moves.iter().filter(|m| m.is_capture()).max_by_key(|m| m.captured().len()).copied();
-    best_capture.or_else(|| Some(moves[(position.hash_key() % moves.len() as u64) as usize]))
+pub fn choose_move(
+    engine: &mut Engine,
+    game: &Game,
+    level: u8,
+    seed: u64,
+    stop: &StopHandle,
+) -> Option<Move> {
+    let positions = game.positions();
+    let history = &positions[..positions.len() - 1];
+    level_of(level).choose_move_with_stop(engine, &game.position(), history, seed, stop)
 }

@@ -423,8 +423,11 @@ impl Actor {
         let (tx, rx) = oneshot::channel();
         let pool = self.hub.computer.clone();
         let game = self.game.game.clone();
+        // Varied between games, repeatable within one.
+        let seed =
+            self.game.id.bytes().fold(u64::from(ply), |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b)));
         tokio::spawn(async move {
-            let _ = tx.send(pool.think(game, level, clock).await);
+            let _ = tx.send(pool.think(game, level, clock, seed).await);
         });
         self.think = Some((ply, rx));
     }
@@ -584,12 +587,16 @@ impl Actor {
         let mut next = self.game.clone();
         match action {
             DrawAction::Offer => {
-                let opponent = &next.seats[side(color.opponent())];
-                if matches!(opponent.kind, PlayerKind::Computer { .. }) {
+                if let PlayerKind::Computer { level } = next.seats[side(color.opponent())].kind {
                     next.offer_draw(color, now)?;
-                    // The computer plays on: it declines at once.
-                    next.draw_offer = None;
-                    return Err(ApiError::new("draw_declined", "the computer declines the draw"));
+                    // The computer answers at once, by its own judgement of the position.
+                    let accepts =
+                        self.hub.computer.accepts_draw(next.game.clone(), level, color.opponent()).await;
+                    if !accepts {
+                        return Err(ApiError::new("draw_declined", "the computer declines the draw"));
+                    }
+                    next.accept_draw(color.opponent(), now_ms())?;
+                    return self.commit_row(next).await;
                 }
                 let ended = next.offer_draw(color, now)?;
                 if ended {

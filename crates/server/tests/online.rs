@@ -265,10 +265,15 @@ async fn the_computer_plays_its_side() {
     assert!(state["ply"].as_u64().unwrap() >= 7);
     assert_eq!(state["players"]["black"]["kind"], "computer");
     assert!(state["clock"]["white_ms"].as_i64().unwrap() <= 600_000 + 6 * 5_000);
-    // The computer declines draws and accepts rematches at once.
+    // The computer answers a draw offer at once (by its judgement), and accepts a rematch.
     let draw = me.request(json!({"t": "draw", "game": game, "token": token, "action": "offer"})).await;
-    assert_eq!(draw["code"], "draw_declined");
-    me.request(json!({"t": "resign", "game": game, "token": token})).await;
+    if draw["t"] == "ok" {
+        me.state_where(|g| g["reason"] == "agreement").await;
+    } else {
+        assert_eq!(draw["code"], "draw_declined", "{draw}");
+        let resigned = me.request(json!({"t": "resign", "game": game, "token": token})).await;
+        assert_eq!(resigned["t"], "ok", "{resigned}");
+    }
     let rematch = me.request(json!({"t": "rematch", "game": game, "token": token})).await;
     assert!(rematch["new_game"].is_string(), "{rematch}");
     running.stop().await.unwrap();
