@@ -81,3 +81,17 @@ setup_pydraughts() {
     echo "setup-test-deps: pydraughts $version ready in $venv"
 }
 setup_pydraughts
+
+# ---- Chromium and playwright-core for the browser end-to-end test (web/e2e/play.mjs, run by
+# crates/server/tests/browser.rs) --------------------------------------------------------------
+setup_browser() {
+    if [[ $(id -u) -eq 0 ]]; then
+        command -v chromium >/dev/null 2>&1 || { echo "setup-test-deps: installing chromium"; apt_install chromium; }
+        command -v npm >/dev/null 2>&1 || { echo "setup-test-deps: installing nodejs and npm"; apt_install nodejs npm; }
+    fi
+    if command -v npm >/dev/null 2>&1 && [[ ! -d web/e2e/node_modules/playwright-core ]]; then
+        npm install --prefix web/e2e --no-audit --no-fund --silent
+    fi
+    echo "setup-test-deps: browser test tools ready"
+}
+setup_browser || echo "setup-test-deps: WARNING: browser test tools could not be set up" >&2

@@ -1,0 +1,122 @@
+// Browser end-to-end test of the web page: Debian's chromium driven by playwright-core.
+// Two browser contexts play a short game by clicking; a third plays the computer; a
+// screenshot of the board is saved to artifacts/e2e-board.png.
+//
+//   npm install --prefix web/e2e playwright-core   (once)
+//   node web/e2e/play.mjs [path/to/checkers]       (default target/debug/checkers)
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..', '..');
+const require = createRequire(import.meta.url);
+const { chromium } = require('playwright-core');
+
+const binary = process.argv[2] || join(root, 'target', 'debug', 'checkers');
+const db = join(mkdtempSync(join(tmpdir(), 'checkers-e2e-')), 'e2e.db');
+const server = spawn(binary, ['serve', '--addr', '127.0.0.1:0', '--db', db], { stdio: ['ignore', 'pipe', 'inherit'] });
+const base = await new Promise((resolve, reject) => {
+  server.stdout.once('data', (chunk) => {
+    const m = String(chunk).match(/listening on (http:\/\/\S+)/);
+    m ? resolve(m[1]) : reject(new Error('unexpected output: ' + chunk));
+  });
+  server.once('exit', (code) => reject(new Error('server exited with ' + code)));
+});
+
+let passed = 0;
+let failed = 0;
+const browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+    '--disable-component-update', '--disable-sync', '--no-first-run'],
+});
+
+async function movesShown(page) {
+  return page.locator('#moves .mv').filter({ hasNotText: '…' }).count();
+}
+
+// Clicks the first movable piece, then its first destination (following a route to its end).
+async function clickAMove(page) {
+  const piece = page.locator('#board .piece.movable').first();
+  await piece.waitFor();
+  const from = await piece.getAttribute('data-square');
+  await page.click(`#board rect[data-hit="${from}"]`);
+  for (let step = 0; step < 12; step++) {
+    const target = page.locator('#board .target').first();
+    if (!(await target.count())) break;
+    const sq = await target.getAttribute('data-square');
+    await page.click(`#board rect[data-hit="${sq}"]`);
+    const choice = page.locator('#route-buttons button').first();
+    if (await choice.isVisible().catch(() => false)) { await choice.click(); break; }
+    if (!(await page.locator('#board .target').count())) break;
+  }
+}
+
+async function check(name, body) {
+  try {
+    await body();
+    passed++;
+    console.log('ok   ' + name);
+  } catch (e) {
+    failed++;
+    console.log('FAIL ' + name + ': ' + (e && e.stack || e));
+  }
+}
+
+await check('two people play a short game by clicking', async () => {
+  const alice = await (await browser.newContext({ viewport: { width: 420, height: 860 }, hasTouch: true })).newPage();
+  await alice.goto(base + '/');
+  await alice.check('input[name=opponent][value=friend]');
+  await alice.selectOption('select[name=color]', 'black');
+  await alice.selectOption('select[name=clock]', '600+5');
+  await alice.fill('input[name=name]', '<img src=x onerror=alert(1)>');
+  await alice.click('#create-form button[type=submit]');
+  await alice.waitForURL(/\/g\/[a-z0-9]+$/);
+  const link = await alice.inputValue('#invite-link');
+  const bob = await (await browser.newContext()).newPage();
+  await bob.goto(link);
+  await bob.click('#join-btn');
+  await bob.waitForSelector('#join-box', { state: 'hidden' });
+  // The name is shown as text, never as markup.
+  const shown = await bob.locator('#player-top .name, #player-bottom .name').allTextContents();
+  if (!shown.some((t) => t.includes('<img src=x'))) throw new Error('name not shown as text: ' + shown);
+  const players = [alice, bob]; // English: Black (Alice) moves first
+  for (let ply = 0; ply < 6; ply++) {
+    const mover = players[ply % 2];
+    await clickAMove(mover);
+    for (const p of players) await p.waitForFunction((n) => document.querySelectorAll('#moves .mv:not(:empty)').length >= n && [...document.querySelectorAll('#moves .mv')].filter((e) => e.textContent !== '…').length >= n, ply + 1);
+  }
+  if ((await movesShown(alice)) !== 6 || (await movesShown(bob)) !== 6) throw new Error('move lists differ');
+  mkdirSync(join(root, 'artifacts'), { recursive: true });
+  await alice.locator('.board-col').screenshot({ path: join(root, 'artifacts', 'e2e-board.png') });
+  await bob.click('#btn-flip');
+  await alice.click('#btn-draw');
+  await bob.waitForSelector('#btn-accept:not([hidden])');
+  await bob.click('#btn-accept');
+  await alice.waitForSelector('#banner:not([hidden])');
+  const banner = await alice.textContent('#banner');
+  if (!/agreement/i.test(banner)) throw new Error('end message: ' + banner);
+});
+
+await check('one person plays the computer', async () => {
+  const carol = await (await browser.newContext()).newPage();
+  await carol.goto(base + '/');
+  await carol.check('input[name=opponent][value=computer]');
+  await carol.selectOption('select[name=level]', '1');
+  await carol.selectOption('select[name=color]', 'white');
+  await carol.click('#create-form button[type=submit]');
+  await carol.waitForURL(/\/g\/[a-z0-9]+$/);
+  await carol.waitForFunction(() => document.querySelectorAll('#moves .mv').length >= 1); // the computer opened
+  await clickAMove(carol);
+  await carol.waitForFunction(() => [...document.querySelectorAll('#moves .mv')].filter((e) => e.textContent !== '…').length >= 3);
+  await carol.screenshot({ path: join(root, 'artifacts', 'e2e-computer.png') });
+});
+
+await browser.close();
+server.kill('SIGTERM');
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
