@@ -5,7 +5,9 @@
 //! database and only then keeping the clone; a refused or failed change leaves the game as it
 //! was.
 
-use checkers_rules::{Color, DrawReason, Game, Move, Outcome, Position, SquareNotation, WinReason};
+use checkers_rules::{
+    Color, DrawReason, Game, Move, Outcome, PdnResult, Position, SquareNotation, Variant, WinReason,
+};
 use serde_json::{json, Value};
 use thiserror::Error;
 
@@ -151,13 +153,14 @@ pub fn parse_color(text: &str) -> Option<Color> {
 }
 
 /// PDN result text, from White's side: `1-0` White won, `0-1` Black won.
-pub fn result_text(outcome: Option<Outcome>) -> &'static str {
-    match outcome.map(|o| o.winner()) {
-        None => "*",
-        Some(Some(Color::White)) => "1-0",
-        Some(Some(Color::Black)) => "0-1",
-        Some(None) => "1/2-1/2",
-    }
+pub fn result_text(variant: Variant, outcome: Option<Outcome>) -> &'static str {
+    // The PDN convention of the rules crate: `1-0` is a win for the side that moves first.
+    let result = match outcome.map(|o| o.winner()) {
+        None => PdnResult::Unknown,
+        Some(Some(color)) => PdnResult::Win(color),
+        Some(None) => PdnResult::Draw,
+    };
+    result.to_pdn(variant)
 }
 
 /// The stable code of an outcome's reason, as stored and sent to clients.
@@ -593,7 +596,7 @@ impl LiveGame {
         } else {
             match outcome {
                 Some(o) => (
-                    Value::from(result_text(Some(o))),
+                    Value::from(result_text(position.variant(), Some(o))),
                     Value::from(reason_code(&o)),
                     Value::from(o.to_string()),
                     o.winner().map_or(Value::Null, |c| Value::from(color_name(c))),
@@ -646,7 +649,6 @@ pub fn parse_hub(position: &Position, text: &str) -> Option<Move> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use checkers_rules::Variant;
 
     fn two_humans(clock: Option<ClockSpec>) -> LiveGame {
         let seats = [Seat::human(None, Some("w".into())), Seat::human(None, None)];
@@ -672,7 +674,8 @@ mod tests {
         assert!(!g.check_flag(65_999));
         assert!(g.check_flag(66_000));
         assert_eq!(g.status, Status::Finished);
-        assert_eq!(result_text(g.outcome()), "0-1");
+        // White ran out of time; Black, who moves first in English, won: `1-0` in PDN.
+        assert_eq!(result_text(Variant::English, g.outcome()), "1-0");
         assert_eq!(reason_code(&g.outcome().unwrap()), "time");
     }
 

@@ -1,9 +1,9 @@
 //! PDN export of a game: tags, then the moves numbered in pairs, wrapped, ending with the
 //! result.
 
-use checkers_rules::Position;
+use checkers_rules::{PdnGame, PdnResult};
 
-use crate::live::{result_text, LiveGame, PlayerKind, Seat};
+use crate::live::{LiveGame, PlayerKind, Seat};
 
 /// `YYYY.MM.DD` of a time in milliseconds since the Unix epoch (UTC).
 pub fn pdn_date(ms: i64) -> String {
@@ -21,69 +21,46 @@ pub fn pdn_date(ms: i64) -> String {
     format!("{year:04}.{month:02}.{day:02}")
 }
 
-fn tag_value(text: &str) -> String {
-    text.chars().filter(|c| !c.is_control()).map(|c| if c == '"' { '\'' } else { c }).collect()
-}
-
 fn player_name(seat: &Seat) -> String {
     match (&seat.name, seat.kind) {
-        (Some(name), _) => tag_value(name),
+        (Some(name), _) => name.clone(),
         (None, PlayerKind::Computer { level }) => format!("Computer (level {level})"),
         (None, PlayerKind::Human) => "?".to_string(),
     }
 }
 
-/// The game as PDN text.
+/// The game as PDN text, written by the rules crate's PDN writer (so it reads back with the
+/// same reader as every other record of ours).
 pub fn game_pdn(game: &LiveGame) -> String {
-    let start = game.game.start();
-    let variant = start.variant();
-    let result = if game.aborted { "*" } else { result_text(game.outcome()) };
-    let mut out = String::new();
-    let mut tag = |name: &str, value: &str| out.push_str(&format!("[{name} \"{value}\"]\n"));
-    tag("Event", "Checkers Online");
-    tag("Site", &format!("game {}", game.id));
-    tag("Date", &pdn_date(game.created_ms));
-    tag("White", &player_name(&game.seats[0]));
-    tag("Black", &player_name(&game.seats[1]));
-    tag("Result", result);
-    tag("GameType", &variant.pdn_game_type().to_string());
-    if start != Position::start(variant) {
-        tag("FEN", &start.to_fen());
+    let mut record = PdnGame::from_position(game.game.start());
+    for mv in game.game.moves() {
+        // Every stored move was refereed by the same rules, so none can be refused here.
+        if record.push(*mv).is_err() {
+            break;
+        }
+    }
+    let tags = [
+        ("Event", "Checkers Online".to_string()),
+        ("Site", format!("game {}", game.id)),
+        ("Date", pdn_date(game.created_ms)),
+        ("White", player_name(&game.seats[0])),
+        ("Black", player_name(&game.seats[1])),
+    ];
+    for (name, value) in tags {
+        let _ = record.set_tag(name, &value);
     }
     if let Some(clock) = game.clock {
-        tag("TimeControl", &format!("{}+{}", clock.base_ms / 1000, clock.increment_ms / 1000));
+        let _ =
+            record.set_tag("TimeControl", &format!("{}+{}", clock.base_ms / 1000, clock.increment_ms / 1000));
     }
     if let Some(outcome) = game.outcome() {
-        tag("Termination", &outcome.to_string());
+        let _ = record.set_tag("Termination", &outcome.to_string());
     }
-    out.push('\n');
-    let mut tokens: Vec<String> = Vec::new();
-    let first_is_second_side = start.turn() != variant.first_to_move();
-    for (i, text) in game.pdn_moves.iter().enumerate() {
-        let ply = i + usize::from(first_is_second_side);
-        if ply % 2 == 0 {
-            tokens.push(format!("{}.", ply / 2 + 1));
-        } else if i == 0 {
-            tokens.push(format!("{}...", ply / 2 + 1));
-        }
-        tokens.push(text.clone());
-    }
-    tokens.push(result.to_string());
-    let mut line = String::new();
-    for token in tokens {
-        if !line.is_empty() && line.len() + 1 + token.len() > 79 {
-            out.push_str(&line);
-            out.push('\n');
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(&token);
-    }
-    out.push_str(&line);
-    out.push('\n');
-    out
+    record.set_result(match (game.aborted, game.outcome()) {
+        (true, _) | (false, None) => PdnResult::Unknown,
+        (false, Some(outcome)) => outcome.winner().map_or(PdnResult::Draw, PdnResult::Win),
+    });
+    record.to_pdn()
 }
 
 #[cfg(test)]

@@ -354,7 +354,7 @@ fn result_of(game: &LiveGame) -> Option<String> {
     if game.aborted {
         return Some("*".to_string());
     }
-    game.outcome().map(|o| result_text(Some(o)).to_string())
+    game.outcome().map(|o| result_text(game.game.variant(), Some(o)).to_string())
 }
 fn winner_of(game: &LiveGame) -> Option<String> {
     game.outcome().and_then(|o| o.winner()).map(|c| color_name(c).to_string())

@@ -236,7 +236,8 @@ async fn draw_offer_resignation_and_rematch() {
     let reply = watch.request(json!({"t": "resign", "game": new_game, "token": token_black})).await;
     assert_eq!(reply["t"], "ok", "{reply}");
     let end = watch.state_where(|g| g["status"] == "finished").await;
-    assert_eq!((end["result"].as_str(), end["reason"].as_str()), (Some("0-1"), Some("resignation")));
+    // White resigned, so Black, who moves first in English, won: `1-0` as PDN writes it.
+    assert_eq!((end["result"].as_str(), end["reason"].as_str()), (Some("1-0"), Some("resignation")));
     running.stop().await.unwrap();
 }
 
