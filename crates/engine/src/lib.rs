@@ -7,9 +7,10 @@
 //! Callers hold an [`Engine`], give it a position, the game's earlier positions and
 //! [`Limits`], and get a [`SearchResult`] whose move is always legal.
 //!
-//! It stands on `checkers-rules` alone: no I/O, no protocol, no terminal or network code
-//! (the Hub protocol, matches and games live in the command line and the server, which use
-//! this crate).
+//! It stands on `checkers-rules` alone and does no I/O: no terminal, file or network code.
+//! The Hub protocol's logic ([`hub`]) lives here as a pure line-in, lines-out state machine;
+//! reading stdin, running matches and serving games belong to the command line and the
+//! server, which use this crate.
 //!
 //! ```
 //! use checkers_engine::{Engine, EngineOptions, Limits, StopHandle};
