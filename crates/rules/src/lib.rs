@@ -34,8 +34,8 @@ pub use game::{DrawReason, Game, GameError, Outcome, WinReason};
 pub use moves::{Move, MoveList};
 pub use notation::MoveTextError;
 pub use pdn::{
-    read_pdn, read_pdn_each, read_pdn_game, write_pdn, write_pdn_with, PdnError, PdnErrorKind, PdnGame,
-    PdnResult, PdnTagError,
+    pdn_date, read_pdn, read_pdn_each, read_pdn_game, write_pdn, write_pdn_with, PdnError, PdnErrorKind,
+    PdnGame, PdnResult, PdnTagError,
 };
 pub use perft::{perft, perft_divide, Perft, PerftMode, PerftTable};
 pub use position::{Color, Piece, Position, Role, Setup, Variant, MAX_PIECES_PER_SIDE};

@@ -355,6 +355,21 @@ impl PdnGame {
     }
 }
 
+/// The `Date` tag value (`2026.11.30`) of a day counted from 1970-01-01, in the proleptic
+/// Gregorian calendar (H. Hinnant's civil-from-days algorithm).
+pub fn pdn_date(days_since_epoch: i64) -> String {
+    let z = days_since_epoch + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}.{month:02}.{day:02}")
+}
+
 /// Several games as one PDN text, separated by blank lines.
 pub fn write_pdn(games: &[PdnGame]) -> String {
     write_pdn_with(games, SquareNotation::Numeric)

@@ -132,22 +132,7 @@ fn write_replacing(path: &Path, contents: &[u8]) -> io::Result<()> {
 /// Today's date (UTC) as PDN writes it: `2026.11.30`.
 pub fn pdn_date_today() -> String {
     let seconds = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
-    let (y, m, d) = civil_from_days((seconds / 86_400) as i64);
-    format!("{y:04}.{m:02}.{d:02}")
-}
-
-/// The calendar date of a day counted from 1970-01-01 (H. Hinnant's algorithm).
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = (if mp < 10 { mp + 3 } else { mp - 9 }) as u32;
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
+    checkers_rules::pdn_date((seconds / 86_400) as i64)
 }
 
 #[cfg(test)]
@@ -156,9 +141,9 @@ mod tests {
 
     #[test]
     fn calendar_dates() {
-        assert_eq!(civil_from_days(0), (1970, 1, 1));
-        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
-        assert_eq!(civil_from_days(20_787), (2026, 11, 30));
+        assert_eq!(checkers_rules::pdn_date(0), "1970.01.01");
+        assert_eq!(checkers_rules::pdn_date(11_016), "2000.02.29");
+        assert_eq!(checkers_rules::pdn_date(20_787), "2026.11.30");
     }
 
     #[test]
