@@ -1,9 +1,8 @@
 //! Static evaluation: how good a quiet position is for the side to move, in hundredths of a
 //! man.
 //!
-//! Each side is scored from its own point of view on a board turned so that it moves up
-//! (Black's pieces are rotated half a turn, which keeps double corners where they belong),
-//! with the same tables for both. The terms: material, back-rank defence, centre, structure
+//! Each side is scored from its own point of view with the same terms: Black's masks are
+//! White's turned half a turn (which keeps double corners where they belong). The terms: material, back-rank defence, centre, structure
 //! (men backed from behind), development and tempo (advancing men as the board empties),
 //! mobility, runaway men, trapped kings, and for Russian the long diagonals kings want. Then
 //! endgame knowledge scales or replaces the sum: kings-only endings that are known draws
@@ -173,7 +172,7 @@ impl Weights {
     }
 }
 
-/// One side seen moving up the board.
+/// One side's pieces and the enemy's.
 #[derive(Clone, Copy)]
 struct Side {
     men: u64,
@@ -182,20 +181,96 @@ struct Side {
     enemy_kings: u64,
 }
 
-impl Side {
-    fn rotated(self) -> Side {
-        Side {
-            men: self.men.reverse_bits(),
-            kings: self.kings.reverse_bits(),
-            enemy_men: self.enemy_men.reverse_bits(),
-            enemy_kings: self.enemy_kings.reverse_bits(),
+/// The way a side's men move. Black's terms are White's on the board turned half a turn;
+/// rather than turning the bitboards on every evaluation, Black's masks are the turned ones
+/// (computed at compile time) and its shifts go the other way.
+trait Heading {
+    /// One step towards the crowning row on either diagonal (unmasked): towards file h and
+    /// towards file a, as White sees the board.
+    fn ahead_h(b: u64) -> u64;
+    fn ahead_a(b: u64) -> u64;
+    const BACK_RANK: u64;
+    /// File a and file h as White sees them.
+    const FILE_A: u64;
+    const FILE_H: u64;
+    const BRIDGE: u64;
+    /// The ranks (counted from this side's back rank) whose number has bit 0, 1 or 2 set.
+    const RANK_BITS: [u64; 3];
+    /// Ranks 5 to 7 from this side.
+    const FAR_RANKS: u64;
+    const CONE: [u64; 64];
+    /// The rank of `sq` counted from this side's back rank, plus one.
+    fn steps(sq: u32) -> i32;
+}
+
+/// The half-turned square set.
+const fn turned(b: u64) -> u64 {
+    b.reverse_bits()
+}
+
+const RANK_BIT_0: u64 = rank(1) | rank(3) | rank(5);
+const RANK_BIT_1: u64 = rank(2) | rank(3) | rank(6);
+const RANK_BIT_2: u64 = rank(4) | rank(5) | rank(6);
+const FAR_RANKS: u64 = rank(4) | rank(5) | rank(6);
+
+struct Up;
+struct Down;
+
+impl Heading for Up {
+    #[inline(always)]
+    fn ahead_h(b: u64) -> u64 {
+        b << 9
+    }
+    #[inline(always)]
+    fn ahead_a(b: u64) -> u64 {
+        b << 7
+    }
+    const BACK_RANK: u64 = rank(0);
+    const FILE_A: u64 = FILE_A;
+    const FILE_H: u64 = FILE_H;
+    const BRIDGE: u64 = BRIDGE;
+    const RANK_BITS: [u64; 3] = [RANK_BIT_0, RANK_BIT_1, RANK_BIT_2];
+    const FAR_RANKS: u64 = FAR_RANKS;
+    const CONE: [u64; 64] = CONE_UP;
+    #[inline(always)]
+    fn steps(sq: u32) -> i32 {
+        sq as i32 / 8 + 1
+    }
+}
+
+impl Heading for Down {
+    #[inline(always)]
+    fn ahead_h(b: u64) -> u64 {
+        b >> 9
+    }
+    #[inline(always)]
+    fn ahead_a(b: u64) -> u64 {
+        b >> 7
+    }
+    const BACK_RANK: u64 = turned(rank(0));
+    const FILE_A: u64 = turned(FILE_A);
+    const FILE_H: u64 = turned(FILE_H);
+    const BRIDGE: u64 = turned(BRIDGE);
+    const RANK_BITS: [u64; 3] = [turned(RANK_BIT_0), turned(RANK_BIT_1), turned(RANK_BIT_2)];
+    const FAR_RANKS: u64 = turned(FAR_RANKS);
+    const CONE: [u64; 64] = {
+        let mut t = [0u64; 64];
+        let mut sq = 0;
+        while sq < 64 {
+            t[sq] = turned(CONE_UP[63 - sq]);
+            sq += 1;
         }
+        t
+    };
+    #[inline(always)]
+    fn steps(sq: u32) -> i32 {
+        8 - sq as i32 / 8
     }
 }
 
 /// The positional terms of one side (material excluded), `pieces` being the total on board.
 #[inline]
-fn side_terms(w: &Weights, s: Side, pieces: i32) -> i32 {
+fn side_terms<H: Heading>(w: &Weights, s: Side, pieces: i32) -> i32 {
     let own = s.men | s.kings;
     let enemy = s.enemy_men | s.enemy_kings;
     let empty = DARK & !(own | enemy);
@@ -205,28 +280,29 @@ fn side_terms(w: &Weights, s: Side, pieces: i32) -> i32 {
 
     // Back rank and bridge matter while the opponent still has men to crown.
     if s.enemy_men != 0 {
-        let back = (s.men & rank(0)).count_ones() as i32;
+        let back = (s.men & H::BACK_RANK).count_ones() as i32;
         score += w.back_rank * back * fullness / 24;
-        if s.men & BRIDGE == BRIDGE {
+        if s.men & H::BRIDGE == H::BRIDGE {
             score += w.bridge * fullness / 24;
         }
     }
     score += w.centre_man * (s.men & CENTRE).count_ones() as i32;
     score += w.centre_king * (s.kings & WIDE_CENTRE).count_ones() as i32;
 
-    // Development: men further up count more as the board empties.
-    let mut advance = 0;
-    for r in 1..7 {
-        advance += r as i32 * (s.men & rank(r)).count_ones() as i32;
-    }
+    // Development: men further up count more as the board empties. (The sum of the men's
+    // ranks, counted one bit of the rank number at a time.)
+    let [bit0, bit1, bit2] = H::RANK_BITS;
+    let advance = (s.men & bit0).count_ones() as i32
+        + 2 * (s.men & bit1).count_ones() as i32
+        + 4 * (s.men & bit2).count_ones() as i32;
     score += w.advance * advance * emptiness / 24;
 
     // Men backed on both rear diagonals by own pieces or the edge cannot be jumped from in front.
-    let back_left = s.men & ((own << 9) | FILE_A | rank(0));
-    let back_right = s.men & ((own << 7) | FILE_H | rank(0));
+    let back_left = s.men & (H::ahead_h(own) | H::FILE_A | H::BACK_RANK);
+    let back_right = s.men & (H::ahead_a(own) | H::FILE_H | H::BACK_RANK);
     score += w.support * (back_left & back_right).count_ones() as i32;
 
-    let man_steps = ((s.men << 7) & empty & DARK).count_ones() + ((s.men << 9) & empty & DARK).count_ones();
+    let man_steps = (H::ahead_a(s.men) & empty).count_ones() + (H::ahead_h(s.men) & empty).count_ones();
     let king_steps = (neighbours(s.kings) & empty).count_ones();
     score += w.mobility * (man_steps + king_steps) as i32;
 
@@ -238,13 +314,12 @@ fn side_terms(w: &Weights, s: Side, pieces: i32) -> i32 {
     }
 
     // Runaways: men in the enemy half with no enemy man in their cone.
-    let mut far = s.men & (rank(4) | rank(5) | rank(6));
+    let mut far = s.men & H::FAR_RANKS;
     while far != 0 {
         let sq = far.trailing_zeros();
         far &= far - 1;
-        if CONE_UP[sq as usize] & s.enemy_men == 0 {
-            let steps = sq as i32 / 8 + 1; // 5..=7
-            let bonus = w.runaway * steps;
+        if H::CONE[sq as usize] & s.enemy_men == 0 {
+            let bonus = w.runaway * H::steps(sq); // 5..=7 steps
             score += if s.enemy_kings == 0 { bonus } else { bonus / 2 };
         }
     }
@@ -274,8 +349,7 @@ pub fn evaluate_with(position: &Position, w: &Weights) -> i32 {
         kings: white_side.enemy_kings,
         enemy_men: white_side.men,
         enemy_kings: white_side.kings,
-    }
-    .rotated();
+    };
 
     let wm = white_side.men.count_ones() as i32;
     let wk = white_side.kings.count_ones() as i32;
@@ -284,7 +358,8 @@ pub fn evaluate_with(position: &Position, w: &Weights) -> i32 {
     let pieces = wm + wk + bm + bk;
 
     let material = w.man * (wm - bm) + w.king * (wk - bk);
-    let mut score = material + side_terms(w, white_side, pieces) - side_terms(w, black_side, pieces);
+    let mut score =
+        material + side_terms::<Up>(w, white_side, pieces) - side_terms::<Down>(w, black_side, pieces);
 
     // The side ahead wants fewer pieces on the board.
     if material != 0 {

@@ -40,11 +40,11 @@ pub(crate) struct SearchConfig {
 
 /// Per-thread tables kept from one search to the next (cleared for a new game).
 pub(crate) struct ThreadData {
-    killers: Vec<[Option<Move>; 2]>,
-    history: Vec<[i32; 64]>,
+    killers: Vec<[KillerKey; 2]>,
+    /// Quiet-move history by [`from_to`].
+    history: Vec<i32>,
     lists: Vec<MoveList>,
-    /// Move-ordering keys: priority shifted left 8 bits, plus the move's index in the
-    /// generator's order (kept for the transposition table).
+    /// Move-ordering keys (see [`ORDER_INDEX_BITS`]), best first once sorted.
     order: Vec<Vec<i64>>,
     pv: Vec<Vec<Move>>,
 }
@@ -52,16 +52,16 @@ pub(crate) struct ThreadData {
 impl ThreadData {
     pub fn new() -> ThreadData {
         ThreadData {
-            killers: vec![[None; 2]; MAX_PLY + 1],
-            history: vec![[0; 64]; 64],
+            killers: vec![[NO_KILLER; 2]; MAX_PLY + 1],
+            history: vec![0; 64 * 64],
             lists: (0..=MAX_PLY).map(|_| MoveList::new()).collect(),
             order: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
             pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
         }
     }
     pub fn clear(&mut self) {
-        self.killers.iter_mut().for_each(|k| *k = [None; 2]);
-        self.history.iter_mut().for_each(|h| *h = [0; 64]);
+        self.killers.iter_mut().for_each(|k| *k = [NO_KILLER; 2]);
+        self.history.iter_mut().for_each(|h| *h = 0);
     }
 }
 
@@ -96,6 +96,37 @@ pub(crate) fn index(square: Square) -> usize {
 fn move_key(mv: &Move, list_index: usize) -> MoveKey {
     MoveKey { index: list_index as u8, from: index(mv.from()) as u8, to: index(mv.to()) as u8 }
 }
+
+/// A killer move (always a quiet move: no capture, no crowning) by its start and end bit
+/// indices; comparing two bytes is cheaper than comparing whole moves on every node.
+type KillerKey = u16;
+const NO_KILLER: KillerKey = u16::MAX;
+
+/// A move's start and end bit indices in twelve bits: the index of history and killers.
+#[inline(always)]
+fn from_to(mv: &Move) -> usize {
+    index(mv.from()) | index(mv.to()) << 6
+}
+
+#[inline(always)]
+fn killer_key(mv: &Move) -> Option<KillerKey> {
+    (!mv.is_capture() && !mv.crowns()).then(|| from_to(mv) as KillerKey)
+}
+
+/// An ordering key is a move's priority shifted left by this, plus the move's index in the
+/// generator's list (so keys are unique and name their move; no list comes near 2^16 moves).
+const ORDER_INDEX_BITS: u32 = 16;
+
+#[inline(always)]
+fn generated_index(order_key: i64) -> usize {
+    (order_key & ((1 << ORDER_INDEX_BITS) - 1)) as usize
+}
+
+/// Move-ordering priorities. History scores stay far below the killers'.
+const HASH_MOVE_PRIORITY: i64 = 1 << 30;
+const CAPTURE_PRIORITY: i64 = 1 << 20;
+const CROWNING_PRIORITY: i64 = 1 << 19;
+const KILLER_PRIORITY: i64 = 1 << 18;
 
 /// splitmix64: a cheap, well-mixed hash for noise and seeds.
 #[inline]
@@ -355,9 +386,9 @@ impl<'a> Searcher<'a> {
         false
     }
 
+    /// Enters `child` on the path.
     #[inline]
-    /// Enters `child` on the path; returns its hash key.
-    fn push(&mut self, position: &Position, child: &Position, mv: &Move) -> u64 {
+    fn push(&mut self, position: &Position, child: &Position, mv: &Move) {
         let quiet = if mv.is_capture() || position.men_of(position.turn()).contains(mv.from()) {
             0
         } else {
@@ -366,7 +397,6 @@ impl<'a> Searcher<'a> {
         let key = child.hash_key();
         self.hashes.push(key);
         self.quiet_plies.push(quiet);
-        key
     }
 
     #[inline]
@@ -440,12 +470,18 @@ impl<'a> Searcher<'a> {
         }
         // Forced moves cost nothing to look past.
         let extension = i32::from(n == 1 && ply < MAX_PLY / 2);
+        if depth > TT_MIN_DEPTH {
+            // The children will probe the table: start fetching their entries now, so the
+            // memory latency overlaps the ordering and the earlier siblings' searches.
+            for mv in self.data.lists[ply].iter() {
+                self.shared.tt.prefetch(position.play_unchecked(mv).hash_key());
+            }
+        }
         self.order_moves(hash_move, ply);
 
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
         let mut best_index = usize::MAX;
-        let killers = self.data.killers[ply];
         // Near the horizon, in a quiet position far below alpha, quiet moves are unlikely to
         // help: they are pruned (futility), and late ones are not tried at all.
         let quiet_node = !self.data.lists[ply][0].is_capture();
@@ -453,31 +489,33 @@ impl<'a> Searcher<'a> {
         let futile = prune && self.evaluate(position) + FUTILITY_MARGIN * depth <= alpha;
         let late_move_limit = if prune { 3 + (depth * depth) as usize } else { usize::MAX };
         for i in 0..n {
-            // Selection sort step: bring the best remaining move to position i.
-            {
-                let order = &mut self.data.order[ply];
+            // Selection sort step: bring the best remaining move's key to position i (the
+            // moves stay in the generator's order; a key ends with its move's index there).
+            let order_key = {
+                let order = &mut self.data.order[ply][..n];
                 let mut pick = i;
                 for j in i + 1..n {
                     if order[j] > order[pick] {
                         pick = j;
                     }
                 }
-                if pick != i {
-                    order.swap(i, pick);
-                    self.data.lists[ply].as_mut_slice().swap(i, pick);
-                }
-            }
-            let mv = self.data.lists[ply][i];
-            let is_killer = Some(mv) == killers[0] || Some(mv) == killers[1];
+                order.swap(i, pick);
+                order[i]
+            };
+            let mv = self.data.lists[ply][generated_index(order_key)];
+            let priority = order_key >> ORDER_INDEX_BITS;
+            let is_killer = priority == KILLER_PRIORITY || priority == KILLER_PRIORITY + 1;
             if i > 0 && !mv.crowns() && !is_killer && (futile || i >= late_move_limit) {
                 continue;
             }
             let child = position.play_unchecked(&mv);
-            let child_key = self.push(position, &child, &mv);
-            if depth > TT_MIN_DEPTH {
-                self.shared.tt.prefetch(child_key);
-            }
             let new_depth = depth - 1 + extension;
+            // A child at the horizon goes straight to the capture search, which never looks
+            // at the path (no draw or table checks there): leave it off.
+            let on_path = new_depth > 0;
+            if on_path {
+                self.push(position, &child, &mv);
+            }
             let quiet = !mv.is_capture() && !mv.crowns();
             let score = if i == 0 {
                 -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, pv_node)
@@ -485,7 +523,7 @@ impl<'a> Searcher<'a> {
                 let mut r = 0;
                 if depth >= 2 && quiet && i > usize::from(pv_node) && !is_killer {
                     r = reduction(depth, i) - i32::from(pv_node);
-                    if !pv_node && self.data.history[index(mv.from())][index(mv.to())] < 0 {
+                    if !pv_node && self.data.history[from_to(&mv)] < 0 {
                         r += 1;
                     }
                     r = r.clamp(0, new_depth - 1);
@@ -499,7 +537,9 @@ impl<'a> Searcher<'a> {
                 }
                 s
             };
-            self.pop();
+            if on_path {
+                self.pop();
+            }
             if self.aborted {
                 return 0;
             }
@@ -536,7 +576,8 @@ impl<'a> Searcher<'a> {
             Bound::Upper
         };
         let best_key = (bound != Bound::Upper).then(|| {
-            move_key(&self.data.lists[ply][best_index], (self.data.order[ply][best_index] & 0xFF) as usize)
+            let generated = generated_index(self.data.order[ply][best_index]);
+            move_key(&self.data.lists[ply][generated], generated)
         });
         if use_table {
             self.shared.tt.store(key, to_tt(best_score, ply), depth, bound, best_key);
@@ -605,20 +646,23 @@ impl<'a> Searcher<'a> {
             }
         });
         for (i, mv) in list.iter().enumerate() {
-            let score = if Some(i) == hash_index {
-                1 << 30
+            let priority = if Some(i) == hash_index {
+                HASH_MOVE_PRIORITY
             } else if mv.is_capture() {
-                (1 << 20) + 1000 * mv.captured().len() as i32 + 100 * i32::from(mv.crowns())
+                CAPTURE_PRIORITY + 1000 * i64::from(mv.captured().len()) + 100 * i64::from(mv.crowns())
             } else if mv.crowns() {
-                1 << 19
-            } else if Some(*mv) == killers[0] {
-                (1 << 18) + 1
-            } else if Some(*mv) == killers[1] {
-                1 << 18
+                CROWNING_PRIORITY
             } else {
-                self.data.history[index(mv.from())][index(mv.to())]
+                let key = from_to(mv);
+                if key == usize::from(killers[0]) {
+                    KILLER_PRIORITY + 1
+                } else if key == usize::from(killers[1]) {
+                    KILLER_PRIORITY
+                } else {
+                    i64::from(self.data.history[key])
+                }
             };
-            order.push((i64::from(score) << 8) | i as i64);
+            order.push((priority << ORDER_INDEX_BITS) | i as i64);
         }
     }
 
@@ -626,20 +670,23 @@ impl<'a> Searcher<'a> {
     /// the quiet moves tried before it.
     fn reward(&mut self, cut_index: usize, depth: i32, ply: usize) {
         let list = &self.data.lists[ply];
-        let mv = list[cut_index];
+        let generated = |k: i64| &list[generated_index(k)];
+        let order = &self.data.order[ply];
+        let mv = *generated(order[cut_index]);
         let killers = &mut self.data.killers[ply];
-        if killers[0] != Some(mv) {
+        let key = killer_key(&mv).unwrap_or(NO_KILLER);
+        if killers[0] != key {
             killers[1] = killers[0];
-            killers[0] = Some(mv);
+            killers[0] = key;
         }
         let bonus = (depth * depth).min(400);
         let history = &mut self.data.history;
         let mut update = |m: &Move, delta: i32| {
-            let h = &mut history[index(m.from())][index(m.to())];
+            let h = &mut history[from_to(m)];
             *h += delta - *h * delta.abs() / 16_384;
         };
         update(&mv, bonus);
-        for m in list.as_slice()[..cut_index].iter().filter(|m| !m.is_capture()) {
+        for m in order[..cut_index].iter().map(|&k| generated(k)).filter(|m| !m.is_capture()) {
             update(m, -bonus);
         }
     }

@@ -83,9 +83,16 @@ impl BucketMemory {
                 madvise(raw as *mut std::ffi::c_void, layout.size(), MADV_HUGEPAGE);
             }
         }
-        // SAFETY: `raw` is valid for `layout.size()` bytes; all-zero bytes are valid atomics.
-        unsafe { std::ptr::write_bytes(raw, 0, layout.size()) };
-        BucketMemory { ptr, len: layout.size() / std::mem::size_of::<Bucket>(), layout }
+        let mut memory = BucketMemory { ptr, len: layout.size() / std::mem::size_of::<Bucket>(), layout };
+        memory.zero();
+        memory
+    }
+
+    /// Sets every entry to empty (one `memset`, much faster than a store per atomic).
+    fn zero(&mut self) {
+        // SAFETY: `ptr` is valid for `layout.size()` bytes, `&mut self` rules out concurrent
+        // access, and all-zero bytes are valid atomics.
+        unsafe { std::ptr::write_bytes(self.ptr.as_ptr() as *mut u8, 0, self.layout.size()) };
     }
 }
 
@@ -113,14 +120,9 @@ impl TranspositionTable {
         TranspositionTable { buckets: BucketMemory::new(count), generation: AtomicU8::new(0) }
     }
 
-    /// Forgets everything.
-    pub fn clear(&self) {
-        for bucket in self.buckets.iter() {
-            for slot in &bucket.slots {
-                slot[0].store(0, Ordering::Relaxed);
-                slot[1].store(0, Ordering::Relaxed);
-            }
-        }
+    /// Forgets everything. (Exclusive access: no search is using the table.)
+    pub fn clear(&mut self) {
+        self.buckets.zero();
         self.generation.store(0, Ordering::Relaxed);
     }
 
@@ -226,7 +228,7 @@ mod tests {
 
     #[test]
     fn stores_and_finds() {
-        let tt = TranspositionTable::new(1);
+        let mut tt = TranspositionTable::new(1);
         let mv = MoveKey { index: 3, from: 9, to: 18 };
         tt.store(12345, -29_990, 7, Bound::Lower, Some(mv));
         let e = tt.probe(12345).unwrap();

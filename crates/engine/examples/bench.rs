@@ -1,0 +1,34 @@
+//! The engine's bench without the command-line program, which takes minutes to build with
+//! its server and link-time optimisation; this builds in seconds, for timing changes to the
+//! search and the evaluation:
+//!
+//! ```sh
+//! cargo run --release -p checkers-engine --example bench -- [depth] [runs]
+//! ```
+//!
+//! It prints the node total (the signature, the same as `checkers bench` at that depth) and
+//! the best speed of the runs (the least disturbed by whatever else the machine is doing).
+
+use checkers_engine::{bench, BENCH_DEPTH};
+
+fn main() {
+    let mut args = std::env::args().skip(1).map(|a| a.parse::<u32>());
+    let depth = match args.next() {
+        Some(Ok(d)) if (1..=30).contains(&d) => d,
+        None => BENCH_DEPTH,
+        _ => return eprintln!("usage: bench [depth 1-30] [runs]"),
+    };
+    let runs = match args.next() {
+        Some(Ok(r)) if r >= 1 => r,
+        None => 3,
+        _ => return eprintln!("usage: bench [depth 1-30] [runs]"),
+    };
+    let mut best = f64::MAX;
+    let mut nodes = 0;
+    for _ in 0..runs {
+        let summary = bench(depth, &mut |_| {});
+        best = best.min(summary.elapsed.as_secs_f64());
+        nodes = summary.nodes;
+    }
+    println!("nodes {nodes} best of {runs}: {best:.3} s, {:.2} M nodes/s", nodes as f64 / best / 1e6);
+}
