@@ -304,7 +304,8 @@ fn the_computer_answers_takes_back_and_judges_draws() {
     assert_eq!(out.matches("You play 11-15.\nRed (computer) plays ").count(), 2, "{out}");
     assert!(out.contains("Black> undo\nTook back 2 moves.\n"), "{out}");
     assert!(out.contains("  undo         take back your last move (and the computer's answer)\n"), "{out}");
-    // At the second move the game is level: the computer takes a draw it judges even.
+    // Level 1's reply left it worse by the full engine's judgement: it takes the draw (a level
+    // position this early would be declined).
     assert!(out.contains("Black> draw\nThe draw is agreed.\n"), "{out}");
     assert!(out.contains("Game over. Draw: by agreement."), "{out}");
     let text = record(dir.path(), "gamerec.txt");
@@ -315,6 +316,17 @@ fn the_computer_answers_takes_back_and_judges_draws() {
     // The same seed plays the same game.
     let again = tempfile::tempdir().unwrap();
     assert_eq!(stdout(&play(again.path(), &args, input)), out);
+}
+
+#[test]
+fn the_computer_accepts_a_draw_in_a_level_ending() {
+    let dir = tempfile::tempdir().unwrap();
+    // A king each: nothing left to play for.
+    let out = stdout(&play(dir.path(), &["--level", "9", "--fen", "B:WK18:BK1"], "draw\nquit\n"));
+    assert!(out.contains("Black> draw\nThe draw is agreed.\n"), "{out}");
+    assert!(out.contains("Game over. Draw: by agreement."), "{out}");
+    let games = read_pdn(&record(dir.path(), "gamerec.txt")).unwrap();
+    assert_eq!(games[0].result(), PdnResult::Draw);
 }
 
 #[test]

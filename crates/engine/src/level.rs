@@ -159,8 +159,7 @@ impl Level {
         result
     }
 
-    /// Whether the computer, playing `engine_side` at this level, accepts a draw offer: it
-    /// does when it judges the game drawn or worse for itself.
+    /// Whether the computer, playing `engine_side` at this level, accepts a draw offer.
     pub fn accepts_draw(
         self,
         engine: &mut Engine,
@@ -168,9 +167,50 @@ impl Level {
         history: &[Position],
         engine_side: Color,
     ) -> bool {
-        let score = judge(engine, position, history, engine_side);
-        score.value() <= 15 && !score.is_win()
+        self.answer_draw(engine, position, history, engine_side) == DrawAnswer::Accept
     }
+
+    /// The computer's answer to a draw offer, with its reason: it accepts when it judges
+    /// itself worse, or the game level once the opening is over (a level opening is not yet
+    /// a draw: players who offer one at move three expect a game).
+    pub fn answer_draw(
+        self,
+        engine: &mut Engine,
+        position: &Position,
+        history: &[Position],
+        engine_side: Color,
+    ) -> DrawAnswer {
+        let score = judge(engine, position, history, engine_side);
+        if score.is_win() || score.value() > LEVEL_MARGIN {
+            return DrawAnswer::DeclineAhead;
+        }
+        if score.value() < -LEVEL_MARGIN {
+            return DrawAnswer::Accept;
+        }
+        let pieces = position.pieces(Color::White).len() + position.pieces(Color::Black).len();
+        if history.len() < OPENING_PLIES && pieces > OPENING_PIECES {
+            DrawAnswer::DeclineTooEarly
+        } else {
+            DrawAnswer::Accept
+        }
+    }
+}
+
+/// A score within this many hundredths of a man of zero is a level game.
+const LEVEL_MARGIN: i32 = 15;
+/// The opening, for draw offers: fewer plies played than this with more pieces than
+/// `OPENING_PIECES` on the board.
+const OPENING_PLIES: usize = 30;
+const OPENING_PIECES: u32 = 16;
+
+/// How the computer answers a draw offer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DrawAnswer {
+    Accept,
+    /// It judges itself ahead.
+    DeclineAhead,
+    /// The game is level but still in its opening.
+    DeclineTooEarly,
 }
 
 /// The score of a position for `side`, from a short deterministic search.

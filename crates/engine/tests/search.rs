@@ -4,8 +4,8 @@
 
 use std::time::Duration;
 
-use checkers_engine::{Engine, EngineOptions, Level, Limits, Score, StopHandle};
-use checkers_rules::{Position, SquareNotation, Variant};
+use checkers_engine::{DrawAnswer, Engine, EngineOptions, Level, Limits, Score, StopHandle};
+use checkers_rules::{Color, Position, SquareNotation, Variant};
 
 fn engine() -> Engine {
     Engine::new(EngineOptions { hash_mb: 4, threads: 1 })
@@ -184,4 +184,24 @@ fn levels_parse_and_describe_themselves() {
     assert_eq!(names.len(), 9);
     assert!(names.iter().all(|d| !d.is_empty()));
     assert!(Level::all().zip(Level::all().skip(1)).all(|(a, b)| a < b));
+}
+
+/// A draw offer is taken when the computer is worse, or level once the opening is over; it
+/// is refused when the computer is ahead, or level at the start.
+#[test]
+fn draw_offers_are_judged_by_score_and_stage() {
+    let mut e = engine();
+    let answer = |e: &mut Engine, p: &Position, history: &[Position], side: Color| {
+        Level::MAX.answer_draw(e, p, history, side)
+    };
+    let start = Position::start(Variant::English);
+    for side in [Color::Black, Color::White] {
+        assert_eq!(answer(&mut e, &start, &[], side), DrawAnswer::DeclineTooEarly);
+    }
+    let kings = position(Variant::English, "B:WK18:BK1");
+    assert_eq!(answer(&mut e, &kings, &[], Color::White), DrawAnswer::Accept);
+    let ahead = position(Variant::English, "B:WK18,K22,K27:B1");
+    assert_eq!(answer(&mut e, &ahead, &[], Color::White), DrawAnswer::DeclineAhead);
+    assert_eq!(answer(&mut e, &ahead, &[], Color::Black), DrawAnswer::Accept);
+    assert!(Level::MAX.accepts_draw(&mut e, &ahead, &[], Color::Black));
 }

@@ -23,7 +23,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use anyhow::{bail, Context};
-use checkers_engine::{Engine, EngineOptions, Level, StopHandle};
+use checkers_engine::{DrawAnswer, Engine, EngineOptions, Level, StopHandle};
 use checkers_rules::{
     Color, Game, Move, MoveTextError, Outcome, PdnGame, PdnResult, Position, SquareNotation, Variant,
     WinReason,
@@ -707,11 +707,17 @@ impl<R: BufRead> Session<R> {
         let accepted = match self.player(offering.opponent()) {
             Player::Computer => {
                 let history = self.history();
-                let yes = self.level.accepts_draw(&mut self.engine, &position, &history, offering.opponent());
-                if !yes {
-                    self.say("The computer declines the draw: it likes its chances. Play on.");
+                match self.level.answer_draw(&mut self.engine, &position, &history, offering.opponent()) {
+                    DrawAnswer::Accept => true,
+                    DrawAnswer::DeclineAhead => {
+                        self.say("The computer declines the draw: it likes its chances. Play on.");
+                        false
+                    }
+                    DrawAnswer::DeclineTooEarly => {
+                        self.say("The computer declines the draw: the game has hardly begun. Play on.");
+                        false
+                    }
                 }
-                yes
             }
             Player::Human => {
                 let other = self.name(offering.opponent());
