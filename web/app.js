@@ -114,6 +114,7 @@ function showView(name) {
 function onConnected() {
   if (app.view === 'game' && app.gameId) watchGame(app.gameId);
   if (app.view === 'lobby') send({ t: 'lobby' });
+  if (app.view === 'lobby' || app.view === 'games') send({ t: 'games' });
 }
 
 function onMessage(msg) {
@@ -131,6 +132,10 @@ function onMessage(msg) {
     renderGame();
   } else if (msg.t === 'lobby') {
     renderLobby(msg.games || []);
+  } else if (msg.t === 'games') {
+    // The server pushes the games in play (and just finished) as they change.
+    if (app.view === 'lobby') renderLiveGames(msg.games || []);
+    else if (app.view === 'games') mergeGames(msg.games || []);
   } else if (msg.t === 'error' && msg.re == null) {
     toast(msg.message);
   }
@@ -145,7 +150,7 @@ function showLobby() {
   const form = document.getElementById('create-form');
   form.elements.name.value = store.get('checkers.name') || '';
   send({ t: 'lobby' });
-  loadLiveGames();
+  send({ t: 'games' });
 }
 
 function clockLabel(clock) {
@@ -177,29 +182,25 @@ function renderLobby(games) {
   }
 }
 
-async function loadLiveGames() {
+function renderLiveGames(games) {
   const list = document.getElementById('live-list');
-  try {
-    const response = await fetch('/api/games');
-    const data = await response.json();
-    list.replaceChildren();
-    for (const g of data.games.filter((g) => g.status === 'playing').slice(0, 20)) {
-      const li = document.createElement('li');
-      const a = document.createElement('a');
-      a.href = '/g/' + g.id;
-      a.dataset.nav = '';
-      a.textContent = (g.white || 'Anonymous') + ' vs ' + (g.black || 'Anonymous') + ' · ' +
-        variantLabel(g.variant) + ' · move ' + (Math.floor(g.plies / 2) + 1);
-      li.append(a);
-      list.append(li);
-    }
-    if (!list.children.length) {
-      const li = document.createElement('li');
-      li.className = 'hint';
-      li.textContent = 'No games in progress.';
-      list.append(li);
-    }
-  } catch (e) { /* the list is a nicety */ }
+  list.replaceChildren();
+  for (const g of games.filter((g) => g.status === 'playing').slice(0, 20)) {
+    const li = document.createElement('li');
+    const a = document.createElement('a');
+    a.href = '/g/' + g.id;
+    a.dataset.nav = '';
+    a.textContent = (g.white || 'Anonymous') + ' vs ' + (g.black || 'Anonymous') + ' · ' +
+      variantLabel(g.variant) + ' · move ' + (Math.floor(g.plies / 2) + 1);
+    li.append(a);
+    list.append(li);
+  }
+  if (!list.children.length) {
+    const li = document.createElement('li');
+    li.className = 'hint';
+    li.textContent = 'No games in progress.';
+    list.append(li);
+  }
 }
 
 function createGame(event) {
@@ -238,11 +239,31 @@ async function showGames() {
   showView('games');
   app.gameId = null;
   document.title = 'Games · Checkers Online';
-  const body = document.getElementById('games-body');
-  body.replaceChildren();
+  app.games = [];
+  renderGames();
+  send({ t: 'games' });
   let data;
   try { data = await (await fetch('/api/games')).json(); } catch (e) { toast('Cannot load the games'); return; }
-  for (const g of data.games) {
+  mergeGames(data.games, true);
+}
+
+// Keeps the newer of each game's entries (the stored list and the pushed ones), live games
+// first, then the most recently changed.
+function mergeGames(games, stored) {
+  const byId = new Map((app.games || []).map((g) => [g.id, g]));
+  for (const g of games) {
+    const known = byId.get(g.id);
+    if (!known || !stored || g.updated_ms > known.updated_ms) byId.set(g.id, g);
+  }
+  app.games = [...byId.values()].sort((a, b) =>
+    (a.status === 'finished') - (b.status === 'finished') || b.updated_ms - a.updated_ms).slice(0, 100);
+  renderGames();
+}
+
+function renderGames() {
+  const body = document.getElementById('games-body');
+  body.replaceChildren();
+  for (const g of app.games) {
     const tr = document.createElement('tr');
     const cell = (text) => { const td = document.createElement('td'); td.textContent = text; tr.append(td); return td; };
     const link = document.createElement('a');

@@ -8,7 +8,8 @@
 //! out) and asks the computer pool for moves when the computer is to play.
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
 use checkers_rules::{Color, Move, Position, Variant};
@@ -18,7 +19,7 @@ use tokio::sync::{broadcast, mpsc, oneshot, watch};
 use crate::computer::{ComputerPool, ThinkClock};
 use crate::live::{side, ClockSpec, LiveGame, MoveRequest, PlayerKind, Refusal, Seat, Status};
 use crate::pdn::game_pdn;
-use crate::store::{now_ms, Store, StoreError};
+use crate::store::{now_ms, GameSummary, Store, StoreError};
 use crate::token::{hash_token, new_game_id, new_seat_token};
 
 /// An error reply: a stable code and a sentence for people.
@@ -125,6 +126,10 @@ struct GameHandle {
 
 /// How long a finished game nobody watches stays in memory.
 const IDLE_UNLOAD: Duration = Duration::from_secs(600);
+/// How often, at most, the list of live games is sent again (games move many times a second).
+const GAMES_LIST_PERIOD: Duration = Duration::from_secs(1);
+/// Games in the pushed list of games: live ones first, then the latest finished.
+const GAMES_LIST_LEN: usize = 100;
 
 pub struct Hub {
     store: Store,
@@ -134,6 +139,10 @@ pub struct Hub {
     loading: tokio::sync::Mutex<()>,
     open_games: Mutex<BTreeMap<String, Value>>,
     lobby: watch::Sender<Arc<str>>,
+    /// Games in memory that were in play here, as the list of games shows them.
+    summaries: Mutex<HashMap<String, GameSummary>>,
+    summaries_changed: AtomicBool,
+    games_list: watch::Sender<Arc<str>>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -145,14 +154,22 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 impl Hub {
     pub fn new(store: Store, computer: ComputerPool) -> Arc<Hub> {
         let (lobby, _) = watch::channel(Arc::from(json!({"t": "lobby", "games": []}).to_string()));
-        Arc::new(Hub {
+        let (games_list, _) = watch::channel(Arc::from(json!({"t": "games", "games": []}).to_string()));
+        let hub = Arc::new(Hub {
             store,
             computer,
             games: Mutex::new(HashMap::new()),
             loading: tokio::sync::Mutex::new(()),
             open_games: Mutex::new(BTreeMap::new()),
             lobby,
-        })
+            summaries: Mutex::new(HashMap::new()),
+            summaries_changed: AtomicBool::new(false),
+            games_list,
+        });
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            runtime.spawn(refresh_games_list(Arc::downgrade(&hub)));
+        }
+        hub
     }
 
     pub fn store(&self) -> &Store {
@@ -177,6 +194,12 @@ impl Hub {
         self.lobby.subscribe()
     }
 
+    /// The list of live and recently finished games (`{"t":"games","games":[...]}`, each entry
+    /// as in `/api/games`), sent again at most once a second while games change.
+    pub fn games_list(&self) -> watch::Receiver<Arc<str>> {
+        self.games_list.subscribe()
+    }
+
     /// Number of games held in memory.
     pub fn games_in_memory(&self) -> usize {
         lock(&self.games).len()
@@ -197,7 +220,10 @@ impl Hub {
                 return Ok(h.clone());
             }
         }
-        let game = self.store.load_game(id).await?.ok_or_else(|| ApiError::not_found(id))?;
+        let mut game = self.store.load_game(id).await?.ok_or_else(|| ApiError::not_found(id))?;
+        // A game is loaded only when no actor holds it: after a restart, or once it finished
+        // and was unloaded, so a running clock was not running here in the meantime.
+        game.resume_clock(now_ms());
         Ok(self.spawn(game))
     }
 
@@ -207,6 +233,10 @@ impl Hub {
         let handle = GameHandle { commands, updates: updates.clone() };
         lock(&self.games).insert(game.id.clone(), handle.clone());
         self.update_lobby(&game);
+        // A finished game loaded only to be read (its PDN, say) is not news.
+        if game.status != Status::Finished {
+            self.update_summary(&game);
+        }
         let actor = Actor { hub: self.clone(), game, updates, think: None };
         tokio::spawn(actor.run(receiver));
         handle
@@ -345,8 +375,40 @@ impl Hub {
         }
     }
 
+    fn update_summary(&self, game: &LiveGame) {
+        lock(&self.summaries).insert(game.id.clone(), GameSummary::of(game, now_ms()));
+        self.summaries_changed.store(true, Ordering::Release);
+    }
+
+    /// The games list message: games in play first, then the most recently changed.
+    fn games_list_message(&self) -> Arc<str> {
+        let summaries = lock(&self.summaries);
+        let mut games: Vec<&GameSummary> = summaries.values().collect();
+        games.sort_by_key(|g| (g.status == "finished", std::cmp::Reverse(g.updated_ms)));
+        games.truncate(GAMES_LIST_LEN);
+        Arc::from(json!({"t": "games", "games": games}).to_string())
+    }
+
     fn unload(&self, id: &str) {
         lock(&self.games).remove(id);
+        if lock(&self.summaries).remove(id).is_some() {
+            self.summaries_changed.store(true, Ordering::Release);
+        }
+    }
+}
+
+/// Sends the list of games again whenever it changed, at most once per [`GAMES_LIST_PERIOD`];
+/// ends with the hub.
+async fn refresh_games_list(hub: Weak<Hub>) {
+    let mut tick = tokio::time::interval(GAMES_LIST_PERIOD);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tick.tick().await;
+        let Some(hub) = hub.upgrade() else { break };
+        if hub.summaries_changed.swap(false, Ordering::AcqRel) {
+            let message = hub.games_list_message();
+            hub.games_list.send_replace(message);
+        }
     }
 }
 
@@ -406,6 +468,7 @@ impl Actor {
         let text: Arc<str> = Arc::from(self.game.snapshot(now_ms()).to_string());
         let _ = self.updates.send(text);
         self.hub.update_lobby(&self.game);
+        self.hub.update_summary(&self.game);
         self.start_thinking();
     }
 
@@ -598,14 +661,9 @@ impl Actor {
                     next.accept_draw(color.opponent(), now_ms())?;
                     return self.commit_row(next).await;
                 }
-                let ended = next.offer_draw(color, now)?;
-                if ended {
-                    return self.commit_row(next).await;
-                }
-                // An open offer is not stored: it lapses if the server restarts.
-                self.game = next;
-                self.publish();
-                Ok(())
+                // Stored, like its answer below, so a standing offer outlives a restart.
+                next.offer_draw(color, now)?;
+                self.commit_row(next).await
             }
             DrawAction::Accept => {
                 next.accept_draw(color, now)?;
@@ -613,9 +671,7 @@ impl Actor {
             }
             DrawAction::Decline => {
                 next.decline_draw(color)?;
-                self.game = next;
-                self.publish();
-                Ok(())
+                self.commit_row(next).await
             }
         }
     }
@@ -626,8 +682,8 @@ impl Actor {
         let new_id = new_game_id();
         match next.ask_rematch(color, new_id, now_ms())? {
             None => {
-                self.game = next;
-                self.publish();
+                // The request is stored so it still stands after a restart.
+                self.commit_row(next).await?;
                 Ok(None)
             }
             Some(new_game) => {

@@ -5,7 +5,8 @@
 //! The rules library referees every move; the engine plays the computer's side on a bounded
 //! pool of blocking threads; every game, seat and move is kept in a database (a SQLite file by
 //! default, PostgreSQL given a `postgres://` URL) and a move is confirmed only once committed,
-//! so a restart, even after `kill -9`, loses no confirmed move and unfinished games go on.
+//! so a restart, even after `kill -9`, loses no confirmed move and unfinished games go on (a
+//! running clock resumes from its last stored reading: nobody is charged for the downtime).
 //!
 //! It depends on the rules library and the engine; neither may depend on it. The command line
 //! starts it (`checkers serve`), and nothing here reads the command line itself.
@@ -45,11 +46,14 @@
 //!   is committed; every subscriber then gets the new `state`.
 //! - `{"t":"draw","game":ID,"token":TOKEN,"action":"offer"|"accept"|"decline"}`: an offer stands
 //!   until answered or until the opponent moves; offering when the opponent has offered accepts.
+//!   Offers, their answers and rematch requests are committed like moves: a restart keeps them.
 //! - `{"t":"resign","game":ID,"token":TOKEN}`: before anyone joined, withdraws the game.
 //! - `{"t":"rematch","game":ID,"token":TOKEN}`: once both players ask (at once against the
 //!   computer), a new game with colours swapped; each keeps their seat token. Replies
 //!   `{"t":"rematch","game":ID,"new_game":ID|null}`; the old game's `state` names the new game.
 //! - `{"t":"lobby"}`: subscribes to the list of open games.
+//! - `{"t":"games"}`: subscribes to the list of games in play and recently finished here
+//!   (entries as in `/api/games`), sent again at most once a second while it changes.
 //! - `{"t":"ping"}`: replies `pong`.
 //!
 //! Server to client:
@@ -68,6 +72,8 @@
 //!   `resignation`, `time`, `agreement`, `threefold_repetition`, `forty_move_rule`) and
 //!   `message` (a sentence saying who won and why).
 //! - `{"t":"lobby","games":[{"id","variant","clock","name","creator_color","created_ms"}]}`.
+//! - `{"t":"games","games":[{"id","variant","status","result","reason","white","black","plies",
+//!   "created_ms","updated_ms"}]}`: games in play first, then the most recently changed.
 //! - `{"t":"ok"}`, `{"t":"pong"}`, `{"t":"rematch",...}`.
 //! - `{"t":"error","re":...,"code":CODE,"message":"..."}` with `CODE` one of `bad_request`,
 //!   `too_large`, `rate_limited`, `not_found`, `not_your_seat`, `not_your_turn`,
@@ -87,6 +93,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use anyhow::Context;
+use axum::serve::ListenerExt;
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
@@ -135,6 +142,10 @@ pub async fn start(config: &Config) -> anyhow::Result<Running> {
     let listener =
         TcpListener::bind(&config.addr).await.with_context(|| format!("cannot listen on {}", config.addr))?;
     let addr = listener.local_addr()?;
+    // Moves are small messages that must go out at once, not wait to be coalesced (Nagle).
+    let listener = listener.tap_io(|tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
     let (shutdown, stopped) = oneshot::channel::<()>();
     let app = web::router(hub.clone());
     let task = tokio::spawn(async move {

@@ -324,6 +324,16 @@ impl LiveGame {
         left
     }
 
+    /// On loading a game after a restart: a running clock goes on from its last stored
+    /// reading (the one saved with the last move, or when the game began), as if it had
+    /// been stopped meanwhile. Nobody is charged for the time the server was down; the
+    /// price is that the part of the turn spent before the crash is not charged either.
+    pub fn resume_clock(&mut self, now_ms: i64) {
+        if self.turn_started_ms.is_some() {
+            self.turn_started_ms = Some(now_ms);
+        }
+    }
+
     /// When the side to move runs out of time, if its clock is running.
     pub fn flag_deadline_ms(&self) -> Option<i64> {
         let start = self.turn_started_ms?;

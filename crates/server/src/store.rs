@@ -3,8 +3,15 @@
 //!
 //! The schema is created by embedded migrations (`migrations/`), run at start-up. Queries use
 //! `$1`-style parameters and plain types (text and 64-bit integers), which both databases read
-//! the same way. A move's row and its game's updated row are written in one transaction: when
-//! [`Store::record_move`] returns, the move survives any crash of the server.
+//! the same way.
+//!
+//! Every write goes through one writer task (group commit): it takes all the changes waiting
+//! at that moment, from any number of games, writes them in one transaction and only after
+//! its commit answers each caller. A change is one unit (a move's row and its game's row go
+//! together); when [`Store::record_move`] returns `Ok`, the move survives any crash of the
+//! server. Under load, one commit serves hundreds of moves instead of one. If a batch fails,
+//! each change in it is tried again in a transaction of its own, so one bad change cannot
+//! take the others down with it. Reads use a pool of their own.
 
 use std::borrow::Cow;
 
@@ -13,12 +20,13 @@ use futures_util::future::BoxFuture;
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::error::BoxDynError;
 use sqlx::migrate::{Migration, MigrationSource, MigrationType, Migrator};
-use sqlx::{AnyPool, Executor, Row};
+use sqlx::{AnyConnection, AnyPool, Executor, FromRow, Row};
 use thiserror::Error;
+use tokio::sync::{mpsc, oneshot};
 
 use crate::live::{
-    color_name, parse_color, reason_code, result_text, ClockSpec, LiveGame, MoveRecord, PlayerKind, Seat,
-    Status, ABORTED,
+    color_name, parse_color, reason_code, result_text, side, ClockSpec, LiveGame, MoveRecord, PlayerKind,
+    Seat, Status, ABORTED,
 };
 
 #[derive(Debug, Error)]
@@ -31,11 +39,16 @@ pub enum StoreError {
     Corrupt { id: String, why: String },
     #[error("unsupported database URL `{0}` (expected a SQLite file path, sqlite://... or postgres://...)")]
     BadUrl(String),
+    #[error("the database writer has stopped")]
+    WriterStopped,
 }
 
-/// The embedded migrations, in order.
-const MIGRATIONS: &[(i64, &str, &str)] =
-    &[(1, "games seats moves", include_str!("../migrations/0001_games.sql"))];
+/// The embedded migrations, in order. A released migration is never edited: a change to the
+/// schema is a new one.
+const MIGRATIONS: &[(i64, &str, &str)] = &[
+    (1, "games seats moves", include_str!("../migrations/0001_games.sql")),
+    (2, "open offers", include_str!("../migrations/0002_offers.sql")),
+];
 
 #[derive(Debug)]
 struct Embedded;
@@ -60,7 +73,7 @@ impl<'s> MigrationSource<'s> for Embedded {
 }
 
 /// A game as listed on the games page and in the lobby.
-#[derive(Clone, Debug, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct GameSummary {
     pub id: String,
     pub variant: String,
@@ -74,10 +87,35 @@ pub struct GameSummary {
     pub updated_ms: i64,
 }
 
+impl GameSummary {
+    /// The summary of a game in memory, as last changed at `updated_ms`.
+    pub fn of(game: &LiveGame, updated_ms: i64) -> GameSummary {
+        GameSummary {
+            id: game.id.clone(),
+            variant: game.game.variant().name().to_string(),
+            status: game.status.as_str().to_string(),
+            result: result_of(game),
+            reason: reason_of(game),
+            white: game.seats[0].name.clone(),
+            black: game.seats[1].name.clone(),
+            plies: i64::from(game.ply()),
+            created_ms: game.created_ms,
+            updated_ms,
+        }
+    }
+}
+
+/// Most changes the writer puts in one transaction.
+const MAX_BATCH: usize = 512;
+/// Changes that may wait for the writer before callers wait to hand theirs over.
+const WRITE_QUEUE: usize = 4096;
+
 /// The database behind the server.
 #[derive(Clone, Debug)]
 pub struct Store {
+    /// For reads; writes go through `writes` to the writer task.
     pool: AnyPool,
+    writes: mpsc::Sender<Change>,
     is_sqlite: bool,
 }
 
@@ -100,103 +138,101 @@ pub fn normalise_url(text: &str) -> Result<String, StoreError> {
     Ok(format!("sqlite://{text}?mode=rwc"))
 }
 
+fn pool_options(is_sqlite: bool, connections: u32) -> AnyPoolOptions {
+    AnyPoolOptions::new().max_connections(connections).after_connect(move |conn, _meta| {
+        Box::pin(async move {
+            if is_sqlite {
+                // WAL with synchronous=NORMAL: a commit is in the WAL file when it returns, so
+                // it survives the death of the process (kill -9), which is what we promise;
+                // only a power cut or an OS crash could lose the last commits, and FULL (an
+                // fsync per commit) would cost that on every batch.
+                conn.execute("PRAGMA journal_mode = WAL").await?;
+                conn.execute("PRAGMA synchronous = NORMAL").await?;
+                conn.execute("PRAGMA foreign_keys = ON").await?;
+                conn.execute("PRAGMA busy_timeout = 5000").await?;
+            }
+            Ok(())
+        })
+    })
+}
+
 impl Store {
-    /// Connects (creating a SQLite file if needed) and brings the schema up to date.
+    /// Connects (creating a SQLite file if needed), brings the schema up to date and starts
+    /// the writer task (so it must be called inside a tokio runtime).
     pub async fn open(url_text: &str) -> Result<Store, StoreError> {
         sqlx::any::install_default_drivers();
         let url = normalise_url(url_text)?;
         let is_sqlite = url.starts_with("sqlite:");
-        // SQLite has one writer at a time: one connection avoids lock waits between our own
-        // connections. WAL with synchronous=NORMAL keeps every committed transaction through a
-        // crash of the process (kill -9); only a power cut may lose the last few.
-        let options = AnyPoolOptions::new().max_connections(if is_sqlite { 1 } else { 8 }).after_connect(
-            move |conn, _meta| {
-                Box::pin(async move {
-                    if is_sqlite {
-                        conn.execute("PRAGMA journal_mode = WAL").await?;
-                        conn.execute("PRAGMA synchronous = NORMAL").await?;
-                        conn.execute("PRAGMA foreign_keys = ON").await?;
-                        conn.execute("PRAGMA busy_timeout = 5000").await?;
-                    }
-                    Ok(())
-                })
-            },
-        );
-        let pool = options.connect(&url).await?;
-        let migrator = Migrator::new(Embedded).await?;
-        migrator.run(&pool).await?;
-        Ok(Store { pool, is_sqlite })
+        // One writer connection: SQLite has one writer at a time anyway, and the writer task
+        // batches everything. An in-memory SQLite database exists only on its one connection,
+        // so there the reads share it.
+        let write_pool = pool_options(is_sqlite, 1).connect(&url).await?;
+        Migrator::new(Embedded).await?.run(&write_pool).await?;
+        let pool = if url.contains(":memory:") {
+            write_pool.clone()
+        } else {
+            pool_options(is_sqlite, if is_sqlite { 4 } else { 8 }).connect(&url).await?
+        };
+        let (writes, queue) = mpsc::channel(WRITE_QUEUE);
+        tokio::spawn(writer(write_pool, queue));
+        Ok(Store { pool, writes, is_sqlite })
     }
 
     pub fn is_sqlite(&self) -> bool {
         self.is_sqlite
     }
 
+    /// Closes the read connections; the writer closes its own once every handle is dropped.
     pub async fn close(&self) {
         self.pool.close().await;
     }
 
+    /// Hands a change to the writer and waits until it is committed (or has failed).
+    async fn write(&self, writes: Vec<Write>) -> Result<(), StoreError> {
+        let (done, committed) = oneshot::channel();
+        self.writes.send(Change { writes, done }).await.map_err(|_| StoreError::WriterStopped)?;
+        committed.await.map_err(|_| StoreError::WriterStopped)?
+    }
+
     /// Saves a new game and its seats.
     pub async fn create_game(&self, game: &LiveGame) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
-        insert_game(&mut tx, game).await?;
-        tx.commit().await?;
-        Ok(())
+        self.write(new_game_writes(game)).await
     }
 
     /// Saves a rematch: the new game and the old game's link to it.
     pub async fn create_rematch(&self, old: &LiveGame, new: &LiveGame) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
-        insert_game(&mut tx, new).await?;
-        update_game(&mut tx, old).await?;
-        tx.commit().await?;
-        Ok(())
+        let mut writes = new_game_writes(new);
+        writes.push(Write::UpdateGame(GameRow::of(old)));
+        self.write(writes).await
     }
 
     /// Saves a seat taken by a player who joined, and the game's new status.
     pub async fn save_seat(&self, game: &LiveGame, color: Color) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
-        upsert_seat(&mut tx, game, color).await?;
-        update_game(&mut tx, game).await?;
-        tx.commit().await?;
-        Ok(())
+        self.write(vec![Write::Seat(SeatRow::of(game, color)), Write::UpdateGame(GameRow::of(game))]).await
     }
 
-    /// Saves the game's row (status, result, clocks) after a resignation, draw or flag.
+    /// Saves the game's row (status, result, clocks, open offers) after a change that makes no
+    /// move: a resignation, a draw offer or its answer, a flag, a rematch request.
     pub async fn save_game(&self, game: &LiveGame) -> Result<(), StoreError> {
-        let mut conn = self.pool.acquire().await?;
-        update_game(&mut conn, game).await?;
-        Ok(())
+        self.write(vec![Write::UpdateGame(GameRow::of(game))]).await
     }
 
     /// Saves a move and the game's new state in one transaction.
     pub async fn record_move(&self, game: &LiveGame, record: &MoveRecord) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
-        sqlx::query(
-            "INSERT INTO moves (game_id, ply, hub, pdn, fen_after, white_ms, black_ms, played_ms) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-        )
-        .bind(&game.id)
-        .bind(i64::from(record.ply))
-        .bind(&record.hub)
-        .bind(&record.pdn)
-        .bind(&record.fen_after)
-        .bind(record.white_ms)
-        .bind(record.black_ms)
-        .bind(record.played_ms)
-        .execute(&mut *tx)
-        .await?;
-        update_game(&mut tx, game).await?;
-        tx.commit().await?;
-        Ok(())
+        self.write(vec![
+            Write::Move { game_id: game.id.clone(), record: record.clone() },
+            Write::UpdateGame(GameRow::of(game)),
+        ])
+        .await
     }
 
     /// Ids of games not finished (to resume after a restart).
     pub async fn unfinished_game_ids(&self) -> Result<Vec<String>, StoreError> {
-        let rows = sqlx::query("SELECT id FROM games WHERE status <> 'finished' ORDER BY created_ms")
-            .fetch_all(&self.pool)
-            .await?;
-        rows.iter().map(|r| Ok(r.try_get::<String, _>("id")?)).collect()
+        let ids: Vec<(String,)> =
+            sqlx::query_as("SELECT id FROM games WHERE status <> 'finished' ORDER BY created_ms")
+                .fetch_all(&self.pool)
+                .await?;
+        Ok(ids.into_iter().map(|(id,)| id).collect())
     }
 
     /// Loads a game with its seats and moves, replayed through the rules.
@@ -216,30 +252,17 @@ impl Store {
 
     /// The moves of a game as stored, in order.
     pub async fn move_records(&self, id: &str) -> Result<Vec<MoveRecord>, StoreError> {
-        let rows = sqlx::query(
+        Ok(sqlx::query_as(
             "SELECT ply, hub, pdn, fen_after, white_ms, black_ms, played_ms FROM moves WHERE game_id = $1 ORDER BY ply",
         )
         .bind(id)
         .fetch_all(&self.pool)
-        .await?;
-        rows.iter()
-            .map(|r| {
-                Ok(MoveRecord {
-                    ply: u32::try_from(r.try_get::<i64, _>("ply")?).unwrap_or(u32::MAX),
-                    hub: r.try_get("hub")?,
-                    pdn: r.try_get("pdn")?,
-                    fen_after: r.try_get("fen_after")?,
-                    white_ms: r.try_get("white_ms")?,
-                    black_ms: r.try_get("black_ms")?,
-                    played_ms: r.try_get("played_ms")?,
-                })
-            })
-            .collect()
+        .await?)
     }
 
     /// The most recently active games, live ones first.
     pub async fn recent_games(&self, limit: i64) -> Result<Vec<GameSummary>, StoreError> {
-        let rows = sqlx::query(
+        Ok(sqlx::query_as(
             "SELECT g.id, g.variant, g.status, g.result, g.reason, g.created_ms, g.updated_ms, \
                (SELECT name FROM seats s WHERE s.game_id = g.id AND s.color = 'white') AS white, \
                (SELECT name FROM seats s WHERE s.game_id = g.id AND s.color = 'black') AS black, \
@@ -249,104 +272,269 @@ impl Store {
         )
         .bind(limit)
         .fetch_all(&self.pool)
-        .await?;
-        rows.iter()
-            .map(|r| {
-                Ok(GameSummary {
-                    id: r.try_get("id")?,
-                    variant: r.try_get("variant")?,
-                    status: r.try_get("status")?,
-                    result: r.try_get("result")?,
-                    reason: r.try_get("reason")?,
-                    white: r.try_get("white")?,
-                    black: r.try_get("black")?,
-                    plies: r.try_get("plies")?,
-                    created_ms: r.try_get("created_ms")?,
-                    updated_ms: r.try_get("updated_ms")?,
-                })
-            })
-            .collect()
+        .await?)
     }
 }
 
-async fn insert_game(conn: &mut sqlx::AnyConnection, game: &LiveGame) -> Result<(), StoreError> {
-    sqlx::query(
-        "INSERT INTO games (id, variant, start_fen, listed, clock_base_ms, clock_increment_ms, status, \
-           result, winner, reason, white_ms, black_ms, turn_started_ms, rematch_of, rematch_id, created_ms, updated_ms) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)",
-    )
-    .bind(&game.id)
-    .bind(game.game.variant().name())
-    .bind(game.game.start().to_fen())
-    .bind(i64::from(game.listed))
-    .bind(game.clock.map(|c| c.base_ms))
-    .bind(game.clock.map(|c| c.increment_ms))
-    .bind(game.status.as_str())
-    .bind(result_of(game))
-    .bind(winner_of(game))
-    .bind(reason_of(game))
-    .bind(game.remaining_ms[0])
-    .bind(game.remaining_ms[1])
-    .bind(game.turn_started_ms)
-    .bind(&game.rematch_of)
-    .bind(&game.rematch_game)
-    .bind(game.created_ms)
-    .bind(now_ms())
-    .execute(&mut *conn)
-    .await?;
-    for color in [Color::White, Color::Black] {
-        upsert_seat(conn, game, color).await?;
-    }
-    Ok(())
+/// A column of a row, with an error that names it.
+fn column<'r, T>(row: &'r AnyRow, name: &str) -> Result<T, String>
+where
+    T: sqlx::Decode<'r, sqlx::Any> + sqlx::Type<sqlx::Any>,
+{
+    row.try_get(name).map_err(|e| format!("{name}: {e}"))
 }
 
-async fn upsert_seat(
-    conn: &mut sqlx::AnyConnection,
-    game: &LiveGame,
+impl FromRow<'_, AnyRow> for MoveRecord {
+    fn from_row(row: &AnyRow) -> Result<MoveRecord, sqlx::Error> {
+        let ply: i64 = row.try_get("ply")?;
+        Ok(MoveRecord {
+            ply: u32::try_from(ply)
+                .map_err(|e| sqlx::Error::ColumnDecode { index: "ply".to_string(), source: Box::new(e) })?,
+            hub: row.try_get("hub")?,
+            pdn: row.try_get("pdn")?,
+            fen_after: row.try_get("fen_after")?,
+            white_ms: row.try_get("white_ms")?,
+            black_ms: row.try_get("black_ms")?,
+            played_ms: row.try_get("played_ms")?,
+        })
+    }
+}
+
+impl FromRow<'_, AnyRow> for GameSummary {
+    fn from_row(row: &AnyRow) -> Result<GameSummary, sqlx::Error> {
+        Ok(GameSummary {
+            id: row.try_get("id")?,
+            variant: row.try_get("variant")?,
+            status: row.try_get("status")?,
+            result: row.try_get("result")?,
+            reason: row.try_get("reason")?,
+            white: row.try_get("white")?,
+            black: row.try_get("black")?,
+            plies: row.try_get("plies")?,
+            created_ms: row.try_get("created_ms")?,
+            updated_ms: row.try_get("updated_ms")?,
+        })
+    }
+}
+
+/// One change, committed whole or not at all, and who waits for it.
+struct Change {
+    writes: Vec<Write>,
+    done: oneshot::Sender<Result<(), StoreError>>,
+}
+
+/// One statement of a change, with its values taken from the game when the change was made.
+enum Write {
+    InsertGame(GameRow),
+    UpdateGame(GameRow),
+    Seat(SeatRow),
+    Move { game_id: String, record: MoveRecord },
+}
+
+/// Every column of a game's row.
+struct GameRow {
+    id: String,
+    // Set once, when the game is created.
+    variant: &'static str,
+    start_fen: String,
+    clock: Option<ClockSpec>,
+    rematch_of: Option<String>,
+    created_ms: i64,
+    // Changed as the game goes on.
+    listed: bool,
+    status: Status,
+    result: Option<String>,
+    winner: Option<String>,
+    reason: Option<String>,
+    remaining_ms: [i64; 2],
+    turn_started_ms: Option<i64>,
+    rematch_id: Option<String>,
+    draw_offer: Option<Color>,
+    rematch_offers: [bool; 2],
+    updated_ms: i64,
+}
+
+impl GameRow {
+    fn of(game: &LiveGame) -> GameRow {
+        GameRow {
+            id: game.id.clone(),
+            variant: game.game.variant().name(),
+            start_fen: game.game.start().to_fen(),
+            clock: game.clock,
+            rematch_of: game.rematch_of.clone(),
+            created_ms: game.created_ms,
+            listed: game.listed,
+            status: game.status,
+            result: result_of(game),
+            winner: winner_of(game),
+            reason: reason_of(game),
+            remaining_ms: game.remaining_ms,
+            turn_started_ms: game.turn_started_ms,
+            rematch_id: game.rematch_game.clone(),
+            draw_offer: game.draw_offer,
+            rematch_offers: game.rematch_offers,
+            updated_ms: now_ms(),
+        }
+    }
+}
+
+struct SeatRow {
+    game_id: String,
     color: Color,
-) -> Result<(), StoreError> {
-    let seat = &game.seats[crate::live::side(color)];
-    let (kind, level) = match seat.kind {
-        PlayerKind::Human => ("human", None),
-        PlayerKind::Computer { level } => ("computer", Some(i64::from(level))),
-    };
-    sqlx::query("DELETE FROM seats WHERE game_id = $1 AND color = $2")
-        .bind(&game.id)
-        .bind(color_name(color))
-        .execute(&mut *conn)
-        .await?;
-    sqlx::query(
-        "INSERT INTO seats (game_id, color, kind, level, name, token_hash) VALUES ($1, $2, $3, $4, $5, $6)",
-    )
-    .bind(&game.id)
-    .bind(color_name(color))
-    .bind(kind)
-    .bind(level)
-    .bind(&seat.name)
-    .bind(&seat.token_hash)
-    .execute(&mut *conn)
-    .await?;
-    Ok(())
+    seat: Seat,
 }
 
-async fn update_game(conn: &mut sqlx::AnyConnection, game: &LiveGame) -> Result<(), StoreError> {
-    sqlx::query(
-        "UPDATE games SET listed = $2, status = $3, result = $4, winner = $5, reason = $6, white_ms = $7, \
-           black_ms = $8, turn_started_ms = $9, rematch_id = $10, updated_ms = $11 WHERE id = $1",
-    )
-    .bind(&game.id)
-    .bind(i64::from(game.listed))
-    .bind(game.status.as_str())
-    .bind(result_of(game))
-    .bind(winner_of(game))
-    .bind(reason_of(game))
-    .bind(game.remaining_ms[0])
-    .bind(game.remaining_ms[1])
-    .bind(game.turn_started_ms)
-    .bind(&game.rematch_game)
-    .bind(now_ms())
-    .execute(&mut *conn)
-    .await?;
+impl SeatRow {
+    fn of(game: &LiveGame, color: Color) -> SeatRow {
+        SeatRow { game_id: game.id.clone(), color, seat: game.seats[side(color)].clone() }
+    }
+}
+
+fn new_game_writes(game: &LiveGame) -> Vec<Write> {
+    vec![
+        Write::InsertGame(GameRow::of(game)),
+        Write::Seat(SeatRow::of(game, Color::White)),
+        Write::Seat(SeatRow::of(game, Color::Black)),
+    ]
+}
+
+type AnyQuery<'q> = sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>>;
+
+/// Binds `$1` (the id) to `$13`: the columns that change as the game goes on, in the order
+/// both the insert and the update name them.
+fn bind_changing<'q>(query: AnyQuery<'q>, row: &'q GameRow) -> AnyQuery<'q> {
+    query
+        .bind(&row.id)
+        .bind(i64::from(row.listed))
+        .bind(row.status.as_str())
+        .bind(&row.result)
+        .bind(&row.winner)
+        .bind(&row.reason)
+        .bind(row.remaining_ms[0])
+        .bind(row.remaining_ms[1])
+        .bind(row.turn_started_ms)
+        .bind(&row.rematch_id)
+        .bind(row.draw_offer.map(color_name))
+        .bind(i64::from(row.rematch_offers[0]))
+        .bind(i64::from(row.rematch_offers[1]))
+        .bind(row.updated_ms)
+}
+
+impl Write {
+    async fn run(&self, conn: &mut AnyConnection) -> Result<(), sqlx::Error> {
+        match self {
+            Write::InsertGame(row) => {
+                bind_changing(
+                    sqlx::query(
+                        "INSERT INTO games (id, listed, status, result, winner, reason, white_ms, black_ms, \
+                           turn_started_ms, rematch_id, draw_offer, rematch_white, rematch_black, updated_ms, \
+                           variant, start_fen, clock_base_ms, clock_increment_ms, rematch_of, created_ms) \
+                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, \
+                           $15, $16, $17, $18, $19, $20)",
+                    ),
+                    row,
+                )
+                .bind(row.variant)
+                .bind(&row.start_fen)
+                .bind(row.clock.map(|c| c.base_ms))
+                .bind(row.clock.map(|c| c.increment_ms))
+                .bind(&row.rematch_of)
+                .bind(row.created_ms)
+                .execute(conn)
+                .await?;
+            }
+            Write::UpdateGame(row) => {
+                bind_changing(
+                    sqlx::query(
+                        "UPDATE games SET listed = $2, status = $3, result = $4, winner = $5, reason = $6, \
+                           white_ms = $7, black_ms = $8, turn_started_ms = $9, rematch_id = $10, \
+                           draw_offer = $11, rematch_white = $12, rematch_black = $13, updated_ms = $14 \
+                         WHERE id = $1",
+                    ),
+                    row,
+                )
+                .execute(conn)
+                .await?;
+            }
+            Write::Seat(SeatRow { game_id, color, seat }) => {
+                let (kind, level) = match seat.kind {
+                    PlayerKind::Human => ("human", None),
+                    PlayerKind::Computer { level } => ("computer", Some(i64::from(level))),
+                };
+                sqlx::query(
+                    "INSERT INTO seats (game_id, color, kind, level, name, token_hash) \
+                     VALUES ($1, $2, $3, $4, $5, $6) \
+                     ON CONFLICT (game_id, color) DO UPDATE SET kind = excluded.kind, \
+                       level = excluded.level, name = excluded.name, token_hash = excluded.token_hash",
+                )
+                .bind(game_id)
+                .bind(color_name(*color))
+                .bind(kind)
+                .bind(level)
+                .bind(&seat.name)
+                .bind(&seat.token_hash)
+                .execute(conn)
+                .await?;
+            }
+            Write::Move { game_id, record } => {
+                sqlx::query(
+                    "INSERT INTO moves (game_id, ply, hub, pdn, fen_after, white_ms, black_ms, played_ms) \
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                )
+                .bind(game_id)
+                .bind(i64::from(record.ply))
+                .bind(&record.hub)
+                .bind(&record.pdn)
+                .bind(&record.fen_after)
+                .bind(record.white_ms)
+                .bind(record.black_ms)
+                .bind(record.played_ms)
+                .execute(conn)
+                .await?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The writer task: group commit. Takes every change waiting (up to [`MAX_BATCH`]), commits
+/// them in one transaction, then tells each caller. Changes that arrive during a commit wait
+/// for the next one, so the batch grows with the load and no change waits for a timer.
+async fn writer(pool: AnyPool, mut queue: mpsc::Receiver<Change>) {
+    let mut batch = Vec::with_capacity(MAX_BATCH);
+    while queue.recv_many(&mut batch, MAX_BATCH).await > 0 {
+        match commit(&pool, &batch).await {
+            Ok(()) => {
+                for change in batch.drain(..) {
+                    let _ = change.done.send(Ok(()));
+                }
+            }
+            Err(e) if batch.len() == 1 => {
+                if let Some(change) = batch.pop() {
+                    let _ = change.done.send(Err(e));
+                }
+            }
+            // The whole batch was rolled back: try each change alone, so that only the one
+            // that fails is refused.
+            Err(_) => {
+                for change in batch.drain(..) {
+                    let result = commit(&pool, std::slice::from_ref(&change)).await;
+                    let _ = change.done.send(result);
+                }
+            }
+        }
+    }
+    pool.close().await;
+}
+
+async fn commit(pool: &AnyPool, changes: &[Change]) -> Result<(), StoreError> {
+    let mut tx = pool.begin().await?;
+    for change in changes {
+        for write in &change.writes {
+            write.run(&mut tx).await?;
+        }
+    }
+    tx.commit().await?;
     Ok(())
 }
 
@@ -375,48 +563,46 @@ pub fn now_ms() -> i64 {
 }
 
 fn build_game(id: &str, row: &AnyRow, seats: &[AnyRow], moves: &[MoveRecord]) -> Result<LiveGame, String> {
-    let text = |name: &str| row.try_get::<String, _>(name).map_err(|e| format!("{name}: {e}"));
-    let opt_int = |name: &str| row.try_get::<Option<i64>, _>(name).map_err(|e| format!("{name}: {e}"));
-    let int = |name: &str| row.try_get::<i64, _>(name).map_err(|e| format!("{name}: {e}"));
-    let variant: Variant = text("variant")?.parse().map_err(|e| format!("{e}"))?;
-    let start = Position::from_fen(variant, &text("start_fen")?).map_err(|e| e.to_string())?;
-    let clock = match (opt_int("clock_base_ms")?, opt_int("clock_increment_ms")?) {
+    let variant: Variant = column::<String>(row, "variant")?.parse().map_err(|e| format!("{e}"))?;
+    let start =
+        Position::from_fen(variant, &column::<String>(row, "start_fen")?).map_err(|e| e.to_string())?;
+    let clock = match (column(row, "clock_base_ms")?, column(row, "clock_increment_ms")?) {
         (Some(base_ms), Some(increment_ms)) => Some(ClockSpec { base_ms, increment_ms }),
         _ => None,
     };
     let mut seat_list = [Seat::human(None, None), Seat::human(None, None)];
     for s in seats {
-        let get = |name: &str| s.try_get::<Option<String>, _>(name).map_err(|e| format!("seat {name}: {e}"));
-        let color = get("color")?.as_deref().and_then(parse_color).ok_or("seat colour")?;
-        let kind = match get("kind")?.as_deref() {
-            Some("computer") => {
-                let level = s.try_get::<Option<i64>, _>("level").map_err(|e| e.to_string())?.unwrap_or(1);
+        let color = parse_color(&column::<String>(s, "color")?).ok_or("seat colour")?;
+        let kind = match column::<String>(s, "kind")?.as_str() {
+            "computer" => {
+                let level = column::<Option<i64>>(s, "level")?.unwrap_or(1);
                 PlayerKind::Computer { level: level.clamp(1, 9) as u8 }
             }
             _ => PlayerKind::Human,
         };
-        seat_list[crate::live::side(color)] =
-            Seat { kind, name: get("name")?, token_hash: get("token_hash")? };
+        seat_list[side(color)] =
+            Seat { kind, name: column(s, "name")?, token_hash: column(s, "token_hash")? };
     }
-    let status = Status::parse(&text("status")?).ok_or("status")?;
-    let listed = int("listed")? != 0;
-    let created_ms = int("created_ms")?;
-    let mut game = LiveGame::new(id.to_string(), start, seat_list, clock, listed, created_ms);
+    let status = Status::parse(&column::<String>(row, "status")?).ok_or("status")?;
+    let listed = column::<i64>(row, "listed")? != 0;
+    let mut game = LiveGame::new(id.to_string(), start, seat_list, clock, listed, column(row, "created_ms")?);
     for record in moves {
         game.replay(record)?;
     }
     game.status = status;
     game.listed = listed;
-    game.remaining_ms = [int("white_ms")?, int("black_ms")?];
-    game.turn_started_ms = opt_int("turn_started_ms")?;
-    game.rematch_of = row.try_get::<Option<String>, _>("rematch_of").map_err(|e| e.to_string())?;
-    game.rematch_game = row.try_get::<Option<String>, _>("rematch_id").map_err(|e| e.to_string())?;
+    game.remaining_ms = [column(row, "white_ms")?, column(row, "black_ms")?];
+    game.turn_started_ms = column(row, "turn_started_ms")?;
+    game.rematch_of = column(row, "rematch_of")?;
+    game.rematch_game = column(row, "rematch_id")?;
+    game.draw_offer = column::<Option<String>>(row, "draw_offer")?.as_deref().and_then(parse_color);
+    game.rematch_offers =
+        [column::<i64>(row, "rematch_white")? != 0, column::<i64>(row, "rematch_black")? != 0];
     if status == Status::Finished && !game.game.is_over() {
         // Declared outcomes are not found on the board: apply the stored one.
-        let winner = row.try_get::<Option<String>, _>("winner").map_err(|e| e.to_string())?;
-        let loser = winner.as_deref().and_then(parse_color).map(|c| c.opponent());
-        let reason = row.try_get::<Option<String>, _>("reason").map_err(|e| e.to_string())?;
-        match (reason.as_deref(), loser) {
+        let loser =
+            column::<Option<String>>(row, "winner")?.as_deref().and_then(parse_color).map(|c| c.opponent());
+        match (column::<Option<String>>(row, "reason")?.as_deref(), loser) {
             (Some("resignation"), Some(l)) => {
                 let _ = game.game.resign(l);
             }

@@ -12,6 +12,9 @@ use axum::{Json, Router};
 use crate::hub::Hub;
 use crate::ws::{serve_socket, MAX_FRAME};
 
+/// Bytes read from a WebSocket at a time (client messages are at most 4 KiB).
+const READ_BUFFER: usize = 8 * 1024;
+
 // The page is plain HTML, JavaScript and CSS in `web/`, compiled into the binary: nothing to
 // install or build beside it.
 const INDEX_HTML: &str = include_str!("../../../web/index.html");
@@ -88,6 +91,8 @@ async fn list_games(State(hub): State<Arc<Hub>>) -> Response {
 
 async fn websocket(State(hub): State<Arc<Hub>>, upgrade: WebSocketUpgrade) -> Response {
     upgrade
+        // The default 128 KiB read buffer is zeroed on every read; our messages are small.
+        .read_buffer_size(READ_BUFFER)
         .max_message_size(MAX_FRAME)
         .max_frame_size(MAX_FRAME)
         .on_upgrade(move |socket| serve_socket(socket, hub))

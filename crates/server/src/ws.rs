@@ -83,6 +83,7 @@ enum ClientMessage {
         token: String,
     },
     Lobby,
+    Games,
     Ping,
 }
 
@@ -131,11 +132,12 @@ impl RateLimit {
 struct Subscriptions {
     game: Option<(String, broadcast::Receiver<Arc<str>>)>,
     lobby: Option<watch::Receiver<Arc<str>>>,
+    games: Option<watch::Receiver<Arc<str>>>,
 }
 
 pub async fn serve_socket(socket: WebSocket, hub: Arc<Hub>) {
     let (mut sink, mut stream) = socket.split();
-    let mut subs = Subscriptions { game: None, lobby: None };
+    let mut subs = Subscriptions { game: None, lobby: None, games: None };
     let mut limit = RateLimit::new();
     loop {
         let outgoing: Vec<String> = tokio::select! {
@@ -167,9 +169,13 @@ pub async fn serve_socket(socket: WebSocket, hub: Arc<Hub>) {
                 Err(broadcast::error::RecvError::Lagged(_)) => continue,
                 Err(broadcast::error::RecvError::Closed) => { subs.game = None; continue }
             },
-            update = next_lobby_update(&mut subs.lobby) => match update {
+            update = next_list_update(&mut subs.lobby) => match update {
                 Ok(text) => vec![text.to_string()],
                 Err(_) => { subs.lobby = None; continue }
+            },
+            update = next_list_update(&mut subs.games) => match update {
+                Ok(text) => vec![text.to_string()],
+                Err(_) => { subs.games = None; continue }
             },
         };
         for text in outgoing {
@@ -189,7 +195,8 @@ async fn next_game_update(
     }
 }
 
-async fn next_lobby_update(
+/// The next version of a list the connection follows (the lobby, the games).
+async fn next_list_update(
     sub: &mut Option<watch::Receiver<Arc<str>>>,
 ) -> Result<Arc<str>, watch::error::RecvError> {
     match sub.as_mut() {
@@ -273,6 +280,18 @@ async fn subscribe(
     Ok(vec![watching, state.to_string()])
 }
 
+/// Subscribes to a list and returns its current version as the reply to `re`.
+fn follow_list(
+    mut rx: watch::Receiver<Arc<str>>,
+    sub: &mut Option<watch::Receiver<Arc<str>>>,
+    re: &Value,
+) -> String {
+    let mut current: Value = serde_json::from_str(&rx.borrow_and_update()).unwrap_or(Value::Null);
+    current["re"] = re.clone();
+    *sub = Some(rx);
+    current.to_string()
+}
+
 async fn dispatch(
     message: ClientMessage,
     re: &Value,
@@ -282,13 +301,8 @@ async fn dispatch(
     let ok = || json!({"t": "ok", "re": re}).to_string();
     match message {
         ClientMessage::Ping => Ok(vec![json!({"t": "pong", "re": re}).to_string()]),
-        ClientMessage::Lobby => {
-            let mut rx = hub.lobby();
-            let mut current: Value = serde_json::from_str(&rx.borrow_and_update()).unwrap_or(Value::Null);
-            current["re"] = re.clone();
-            subs.lobby = Some(rx);
-            Ok(vec![current.to_string()])
-        }
+        ClientMessage::Lobby => Ok(vec![follow_list(hub.lobby(), &mut subs.lobby, re)]),
+        ClientMessage::Games => Ok(vec![follow_list(hub.games_list(), &mut subs.games, re)]),
         ClientMessage::Create { variant, opponent, level, color, clock, name } => {
             let variant: Variant = match variant.as_deref() {
                 None => Variant::English,

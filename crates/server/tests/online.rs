@@ -303,3 +303,54 @@ async fn lobby_lists_open_games_until_joined() {
     assert!(lobby["games"].as_array().unwrap().iter().all(|g| g["id"] != json!(game)), "{lobby}");
     running.stop().await.unwrap();
 }
+
+/// The entry for `game` in a `games` list message, if it is there.
+fn entry(message: &Value, game: &str) -> Option<Value> {
+    message["games"].as_array()?.iter().find(|g| g["id"] == json!(game)).cloned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_list_of_games_follows_games_live() {
+    let dir = tempfile::tempdir().unwrap();
+    let running = server(&dir).await;
+    let mut page = Client::connect(running.addr).await;
+    let first = page.request(json!({"t": "games"})).await;
+    assert_eq!(first["t"], "games", "{first}");
+
+    // Waits for a pushed list in which the game's entry satisfies `done`.
+    async fn pushed(page: &mut Client, game: &str, done: impl Fn(&Value) -> bool) -> Value {
+        loop {
+            let message = page.next().await.expect("the connection stays open");
+            if message["t"] == "games" {
+                if let Some(g) = entry(&message, game) {
+                    if done(&g) {
+                        return g;
+                    }
+                }
+            }
+        }
+    }
+
+    let (mut black, token_black, _white, _token_white, game) =
+        seated_pair(running.addr, "english", "black").await;
+    let g = pushed(&mut page, &game, |g| g["status"] == "playing").await;
+    assert_eq!(
+        (g["white"].as_str(), g["black"].as_str(), g["plies"].as_i64()),
+        (Some("Bob"), Some("Ann <b>"), Some(0))
+    );
+    black.request(json!({"t": "watch", "game": game})).await;
+    let state = black.state_at(0).await;
+    let reply = black.request(move_message(&game, &token_black, &first_legal(&state), 0)).await;
+    assert_eq!(reply["t"], "ok", "{reply}");
+    pushed(&mut page, &game, |g| g["plies"] == json!(1)).await;
+    let reply = black.request(json!({"t": "resign", "game": game, "token": token_black})).await;
+    assert_eq!(reply["t"], "ok", "{reply}");
+    let g = pushed(&mut page, &game, |g| g["status"] == "finished").await;
+    assert_eq!((g["result"].as_str(), g["reason"].as_str()), (Some("0-1"), Some("resignation")));
+
+    // A page opened now gets the same list at once.
+    let mut late = Client::connect(running.addr).await;
+    let now = late.request(json!({"t": "games"})).await;
+    assert_eq!(entry(&now, &game).map(|g| g["status"].clone()), Some(json!("finished")));
+    running.stop().await.unwrap();
+}
