@@ -465,7 +465,7 @@ impl Actor {
     }
 
     fn publish(&mut self) {
-        let text: Arc<str> = Arc::from(self.game.snapshot(now_ms()).to_string());
+        let text: Arc<str> = Arc::from(self.game.snapshot(now_ms()));
         let _ = self.updates.send(text);
         self.hub.update_lobby(&self.game);
         self.hub.update_summary(&self.game);
@@ -562,7 +562,7 @@ impl Actor {
     async fn handle(&mut self, command: Command) {
         match command {
             Command::Snapshot { reply } => {
-                let _ = reply.send(Arc::from(self.game.snapshot(now_ms()).to_string()));
+                let _ = reply.send(Arc::from(self.game.snapshot(now_ms())));
             }
             Command::SeatOf { token_hash, reply } => {
                 let _ = reply.send(self.game.seat_of(&token_hash));

@@ -8,7 +8,7 @@
 use checkers_rules::{
     Color, DrawReason, Game, Move, Outcome, PdnResult, Position, SquareNotation, Variant, WinReason,
 };
-use serde_json::{json, Value};
+use serde::Serialize;
 use thiserror::Error;
 
 /// Where a game is in its life.
@@ -547,100 +547,172 @@ impl LiveGame {
         self.turn_started_ms = None;
     }
 
-    /// The state every client of the game sees, as JSON (see the protocol in `lib.rs`).
-    pub fn snapshot(&self, now_ms: i64) -> Value {
+    /// The state every client of the game sees, as JSON text (see the protocol in `lib.rs`).
+    /// Written straight from typed fields: it is built for every move, on every server.
+    pub fn snapshot(&self, now_ms: i64) -> String {
         let position = self.position();
-        let legal: Vec<Value> = if self.status == Status::Playing {
+        let squares = |list: &[checkers_rules::Square]| list.iter().map(|s| s.number()).collect::<Vec<u32>>();
+        let legal = if self.status == Status::Playing {
             position
                 .legal_moves()
                 .iter()
-                .map(|m| {
-                    let route: Vec<u32> = m.route(&position).iter().map(|s| s.number()).collect();
-                    json!({
-                        "text": m.to_pdn(&position, SquareNotation::Numeric),
-                        "from": m.from().number(),
-                        "to": m.to().number(),
-                        "route": route,
-                        "captured": m.captured().squares().iter().map(|s| s.number()).collect::<Vec<_>>(),
-                    })
+                .map(|m| LegalMove {
+                    text: m.to_pdn(&position, SquareNotation::Numeric),
+                    from: m.from().number(),
+                    to: m.to().number(),
+                    route: squares(&m.route(&position)),
+                    captured: squares(&m.captured().squares()),
                 })
                 .collect()
         } else {
             Vec::new()
         };
         let last_move = match (self.game.moves().last(), self.game.positions().iter().rev().nth(1)) {
-            (Some(mv), Some(before)) => json!({
-                "text": mv.to_pdn(before, SquareNotation::Numeric),
-                "route": mv.route(before).iter().map(|s| s.number()).collect::<Vec<_>>(),
-                "captured": mv.captured().squares().iter().map(|s| s.number()).collect::<Vec<_>>(),
+            (Some(mv), Some(before)) => Some(LastMove {
+                text: mv.to_pdn(before, SquareNotation::Numeric),
+                route: squares(&mv.route(before)),
+                captured: squares(&mv.captured().squares()),
             }),
-            _ => Value::Null,
+            _ => None,
         };
         let clocks = self.clocks_at(now_ms);
-        let clock = match self.clock {
-            None => Value::Null,
-            Some(spec) => json!({
-                "base_ms": spec.base_ms,
-                "increment_ms": spec.increment_ms,
-                "white_ms": clocks[0],
-                "black_ms": clocks[1],
-                "running": self.turn_started_ms.map(|_| color_name(position.turn())),
-            }),
+        let clock = self.clock.map(|spec| ClockState {
+            base_ms: spec.base_ms,
+            increment_ms: spec.increment_ms,
+            white_ms: clocks[0],
+            black_ms: clocks[1],
+            running: self.turn_started_ms.map(|_| color_name(position.turn())),
+        });
+        let player = |seat: &'_ Seat| {
+            let (kind, level, seated) = match seat.kind {
+                PlayerKind::Human => ("human", None, seat.token_hash.is_some()),
+                PlayerKind::Computer { level } => ("computer", Some(level), true),
+            };
+            PlayerState { kind, name: seat.name.clone(), level, seated }
         };
-        let player = |seat: &Seat| match seat.kind {
-            PlayerKind::Human => {
-                json!({"kind": "human", "name": seat.name, "seated": seat.token_hash.is_some()})
-            }
-            PlayerKind::Computer { level } => {
-                json!({"kind": "computer", "name": seat.name, "level": level, "seated": true})
-            }
-        };
-        let outcome = self.outcome();
         let (result, reason, message, winner) = if self.aborted {
-            (
-                Value::from("*"),
-                Value::from(ABORTED),
-                Value::from("The game was withdrawn before it began"),
-                Value::Null,
-            )
+            (Some("*"), Some(ABORTED), Some("The game was withdrawn before it began".to_string()), None)
         } else {
-            match outcome {
+            match self.outcome() {
                 Some(o) => (
-                    Value::from(result_text(position.variant(), Some(o))),
-                    Value::from(reason_code(&o)),
-                    Value::from(o.to_string()),
-                    o.winner().map_or(Value::Null, |c| Value::from(color_name(c))),
+                    Some(result_text(position.variant(), Some(o))),
+                    Some(reason_code(&o)),
+                    Some(o.to_string()),
+                    o.winner().map(color_name),
                 ),
-                None => (Value::Null, Value::Null, Value::Null, Value::Null),
+                None => (None, None, None, None),
             }
         };
-        json!({
-            "t": "state",
-            "game": {
-                "id": self.id,
-                "variant": position.variant().name(),
-                "status": self.status.as_str(),
-                "listed": self.listed,
-                "start_fen": self.game.start().to_fen(),
-                "fen": position.to_fen(),
-                "turn": color_name(position.turn()),
-                "ply": self.ply(),
-                "moves": self.pdn_moves,
-                "last_move": last_move,
-                "legal": legal,
-                "clock": clock,
-                "players": {"white": player(&self.seats[0]), "black": player(&self.seats[1])},
-                "draw_offer": self.draw_offer.map(color_name),
-                "rematch_offers": {"white": self.rematch_offers[0], "black": self.rematch_offers[1]},
-                "rematch_game": self.rematch_game,
-                "rematch_of": self.rematch_of,
-                "result": result,
-                "reason": reason,
-                "message": message,
-                "winner": winner,
-            }
-        })
+        let state = StateMessage {
+            t: "state",
+            game: GameState {
+                id: &self.id,
+                variant: position.variant().name(),
+                status: self.status.as_str(),
+                listed: self.listed,
+                start_fen: self.game.start().to_fen(),
+                fen: position.to_fen(),
+                turn: color_name(position.turn()),
+                ply: self.ply(),
+                moves: &self.pdn_moves,
+                last_move,
+                legal,
+                clock,
+                players: Players { white: player(&self.seats[0]), black: player(&self.seats[1]) },
+                draw_offer: self.draw_offer.map(color_name),
+                rematch_offers: RematchOffers {
+                    white: self.rematch_offers[0],
+                    black: self.rematch_offers[1],
+                },
+                rematch_game: self.rematch_game.as_deref(),
+                rematch_of: self.rematch_of.as_deref(),
+                result,
+                reason,
+                message,
+                winner,
+            },
+        };
+        // Plain strings, numbers and lists: serialising it cannot fail.
+        serde_json::to_string(&state).unwrap_or_default()
     }
+}
+
+/// The `state` message, field for field as the protocol in `lib.rs` describes it.
+#[derive(Serialize)]
+struct StateMessage<'a> {
+    t: &'static str,
+    game: GameState<'a>,
+}
+
+#[derive(Serialize)]
+struct GameState<'a> {
+    id: &'a str,
+    variant: &'static str,
+    status: &'static str,
+    listed: bool,
+    start_fen: String,
+    fen: String,
+    turn: &'static str,
+    ply: u32,
+    moves: &'a [String],
+    last_move: Option<LastMove>,
+    legal: Vec<LegalMove>,
+    clock: Option<ClockState>,
+    players: Players,
+    draw_offer: Option<&'static str>,
+    rematch_offers: RematchOffers,
+    rematch_game: Option<&'a str>,
+    rematch_of: Option<&'a str>,
+    result: Option<&'static str>,
+    reason: Option<&'static str>,
+    message: Option<String>,
+    winner: Option<&'static str>,
+}
+
+#[derive(Serialize)]
+struct LegalMove {
+    text: String,
+    from: u32,
+    to: u32,
+    route: Vec<u32>,
+    captured: Vec<u32>,
+}
+
+#[derive(Serialize)]
+struct LastMove {
+    text: String,
+    route: Vec<u32>,
+    captured: Vec<u32>,
+}
+
+#[derive(Serialize)]
+struct ClockState {
+    base_ms: i64,
+    increment_ms: i64,
+    white_ms: i64,
+    black_ms: i64,
+    running: Option<&'static str>,
+}
+
+#[derive(Serialize)]
+struct Players {
+    white: PlayerState,
+    black: PlayerState,
+}
+
+#[derive(Serialize)]
+struct PlayerState {
+    kind: &'static str,
+    name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    level: Option<u8>,
+    seated: bool,
+}
+
+#[derive(Serialize)]
+struct RematchOffers {
+    white: bool,
+    black: bool,
 }
 
 /// The legal move named by Hub move text (`11-15`, `9x27x14x23`).
@@ -687,6 +759,32 @@ mod tests {
         // White ran out of time; Black, who moves first in English, won: `1-0` in PDN.
         assert_eq!(result_text(Variant::English, g.outcome()), "1-0");
         assert_eq!(reason_code(&g.outcome().unwrap()), "time");
+    }
+
+    #[test]
+    fn snapshot_fields() {
+        let mut g = two_humans(Some(ClockSpec { base_ms: 60_000, increment_ms: 0 }));
+        let mv = g.resolve_move(&text("11-15")).unwrap();
+        g.play(Color::Black, mv, 2000).unwrap();
+        let state: serde_json::Value = serde_json::from_str(&g.snapshot(3000)).unwrap();
+        let game = &state["game"];
+        assert_eq!(state["t"], "state");
+        assert_eq!((game["ply"].as_u64(), game["turn"].as_str()), (Some(1), Some("white")));
+        assert_eq!(game["moves"], serde_json::json!(["11-15"]));
+        assert_eq!(
+            game["last_move"],
+            serde_json::json!({"text": "11-15", "route": [11, 15], "captured": []})
+        );
+        assert_eq!(game["legal"].as_array().map(Vec::len), Some(7));
+        assert_eq!(
+            game["clock"],
+            serde_json::json!({"base_ms": 60_000, "increment_ms": 0, "white_ms": 59_000, "black_ms": 59_000, "running": "white"})
+        );
+        assert_eq!(
+            game["players"]["black"],
+            serde_json::json!({"kind": "human", "name": "Bea", "seated": true})
+        );
+        assert_eq!((game["result"].is_null(), game["draw_offer"].is_null()), (true, true));
     }
 
     #[test]
