@@ -52,7 +52,7 @@ fn check_pdn(path: &Path, variant: Variant, first: &str, (wins, losses, draws): 
         }
     }
     // Each opening twice, the first player on each side once.
-    for pair in games.chunks(2) {
+    for pair in games.chunks_exact(2) {
         assert_eq!(pair[0].tag("Opening"), pair[1].tag("Opening"));
         assert_eq!(pair[0].tag("Black"), pair[1].tag("White"));
     }
@@ -139,4 +139,42 @@ fn bad_arguments_exit_with_2() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(!stderr.trim().is_empty(), "{args:?}");
     }
+}
+
+/// The PDN file grows game by game; Ctrl-C (SIGINT) lets the game under way finish, then the
+/// score of the games played is printed and agrees with the file.
+#[test]
+fn an_interrupted_match_keeps_and_reports_its_games() {
+    let dir = scratch("interrupted");
+    let pdn = dir.join("games.pdn");
+    let child = Command::new(env!("CARGO_BIN_EXE_checkers"))
+        .args(["match", "level:4", "level:3", "--quiet", "--pdn"])
+        .arg(&pdn)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    // Wait (without a deadline that could fail a slow machine) for two finished games.
+    loop {
+        let games = std::fs::read_to_string(&pdn).ok().and_then(|t| read_pdn(&t).ok()).map(|g| g.len());
+        if games.is_some_and(|n| n >= 2) {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let sent = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(sent.success());
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    let stopped = stdout
+        .lines()
+        .find(|l| l.starts_with("Stopped by Ctrl-C after "))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    let (w, l, d) = score(&stdout);
+    assert!(stopped.starts_with(&format!("Stopped by Ctrl-C after {} of ", w + l + d)), "{stdout}");
+    assert!(w + l + d >= 2 && w + l + d < 100, "{stdout}");
+    assert_eq!(check_pdn(&pdn, Variant::English, "level:4", (w, l, d)), (w + l + d) as usize);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("Stopping: the games under way finish"));
+    let _ = std::fs::remove_dir_all(&dir);
 }

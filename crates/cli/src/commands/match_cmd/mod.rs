@@ -2,7 +2,10 @@
 //! with the colours reversed, several games at once; prints the score, the Elo difference
 //! with its 95% error bar and, with `--sprt`, stops as soon as the test decides. Games end by
 //! the rules (`checkers_rules::Game`), by a forfeit (an illegal move), or as a draw when they
-//! reach the ply cap. All games can be written to a PDN file.
+//! reach the ply cap. All games can be written to a PDN file, which is rewritten as each
+//! game ends, so a long match that is stopped keeps what it played. Ctrl-C stops it gently:
+//! no new game starts, the games under way finish and count, and the score is printed (a
+//! second Ctrl-C quits at once).
 
 mod openings;
 mod players;
@@ -158,6 +161,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }));
     }
     drop(results);
+    let interrupted = stop_gently_on_interrupt(halt.clone());
 
     let bar = if args.quiet { ProgressBar::hidden() } else { ProgressBar::new(schedule.len() as u64) };
     bar.set_style(
@@ -181,6 +185,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                     _ => tally.draws += 1,
                 }
                 games.push(played);
+                if let Some(path) = &args.pdn {
+                    write_games(path, &mut games)?;
+                }
                 bar.inc(1);
                 bar.set_message(summary_line(&tally));
                 if let Some(sprt) = &args.sprt {
@@ -196,20 +203,45 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     for worker in workers {
         let _ = worker.join();
     }
-    if let Some(path) = &args.pdn {
-        games.sort_by_key(|g| g.number);
-        let records: Vec<PdnGame> = games.iter().map(|g| g.record.clone()).collect();
-        std::fs::write(path, write_pdn(&records))
-            .with_context(|| format!("cannot write {}", path.display()))?;
-    }
     if let Some(e) = failure {
         return Err(e.context("the match stopped"));
+    }
+    if interrupted.load(Ordering::SeqCst) {
+        println!("Stopped by Ctrl-C after {} of {} games.", games.len(), schedule.len());
     }
     println!("{}", report(&first_name, &second_name, &tally, args.sprt.as_ref()));
     if let Some(path) = &args.pdn {
         println!("PDN: {} games in {}", games.len(), path.display());
     }
     Ok(())
+}
+
+/// Writes the games so far, in schedule order, to `path` (through a temporary file and a
+/// rename, so the file always holds a whole PDN).
+fn write_games(path: &std::path::Path, games: &mut [Played]) -> anyhow::Result<()> {
+    games.sort_by_key(|g| g.number);
+    let records: Vec<PdnGame> = games.iter().map(|g| g.record.clone()).collect();
+    let mut temporary = path.as_os_str().to_owned();
+    temporary.push(".partial");
+    let temporary = PathBuf::from(temporary);
+    std::fs::write(&temporary, write_pdn(&records))
+        .and_then(|()| std::fs::rename(&temporary, path))
+        .with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// The first Ctrl-C halts the match (the games under way finish and count); the second
+/// quits at once. Returns the flag the first one sets.
+fn stop_gently_on_interrupt(halt: Arc<AtomicBool>) -> Arc<AtomicBool> {
+    let interrupted = Arc::new(AtomicBool::new(false));
+    let flag = interrupted.clone();
+    let _ = ctrlc::set_handler(move || {
+        if flag.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+        halt.store(true, Ordering::SeqCst);
+        eprintln!("\nStopping: the games under way finish and count (Ctrl-C again to quit now).");
+    });
+    interrupted
 }
 
 /// The score line shown on the progress bar.
