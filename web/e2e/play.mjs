@@ -35,6 +35,15 @@ const browser = await chromium.launch({
     '--disable-component-update', '--disable-sync', '--no-first-run'],
 });
 
+// A page in a fresh browser context. Waits get two minutes rather than Playwright's 30 s:
+// on a loaded two-core CI machine a debug server's first replies can be slow; a wait that
+// is never satisfied still fails, only later.
+async function newPage(options = {}) {
+  const context = await browser.newContext(options);
+  context.setDefaultTimeout(120_000);
+  return context.newPage();
+}
+
 async function movesShown(page) {
   return page.locator('#moves .mv').filter({ hasNotText: '…' }).count();
 }
@@ -68,7 +77,7 @@ async function check(name, body) {
 }
 
 await check('two people play a short game by clicking', async () => {
-  const alice = await (await browser.newContext({ viewport: { width: 420, height: 860 }, hasTouch: true })).newPage();
+  const alice = await newPage({ viewport: { width: 420, height: 860 }, hasTouch: true });
   await alice.goto(base + '/');
   await alice.check('input[name=opponent][value=friend]');
   await alice.selectOption('select[name=color]', 'black');
@@ -77,7 +86,7 @@ await check('two people play a short game by clicking', async () => {
   await alice.click('#create-form button[type=submit]');
   await alice.waitForURL(/\/g\/[a-z0-9]+$/);
   const link = await alice.inputValue('#invite-link');
-  const bob = await (await browser.newContext()).newPage();
+  const bob = await newPage();
   await bob.goto(link);
   await bob.click('#join-btn');
   await bob.waitForSelector('#join-box', { state: 'hidden' });
@@ -103,7 +112,7 @@ await check('two people play a short game by clicking', async () => {
 });
 
 await check('one person plays the computer', async () => {
-  const carol = await (await browser.newContext()).newPage();
+  const carol = await newPage();
   await carol.goto(base + '/');
   await carol.check('input[name=opponent][value=computer]');
   await carol.selectOption('select[name=level]', '1');
