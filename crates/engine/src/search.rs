@@ -38,29 +38,38 @@ pub(crate) struct SearchConfig {
     pub noise_seed: u64,
 }
 
+/// What the search keeps for one ply of the path: one record, so a node's data sits together
+/// in memory and is reached by one index.
+struct PlyData {
+    moves: MoveList,
+    /// Move-ordering keys (see [`ORDER_INDEX_BITS`]), best first once sorted.
+    order: Vec<i64>,
+    /// The children's hash keys by generator index, when the node computed them to prefetch.
+    child_keys: Vec<u64>,
+    killers: [KillerKey; 2],
+    pv: Vec<Move>,
+}
+
 /// Per-thread tables kept from one search to the next (cleared for a new game).
 pub(crate) struct ThreadData {
-    killers: Vec<[KillerKey; 2]>,
+    plies: Vec<PlyData>,
     /// Quiet-move history by [`from_to`].
     history: Vec<i32>,
-    lists: Vec<MoveList>,
-    /// Move-ordering keys (see [`ORDER_INDEX_BITS`]), best first once sorted.
-    order: Vec<Vec<i64>>,
-    pv: Vec<Vec<Move>>,
 }
 
 impl ThreadData {
     pub fn new() -> ThreadData {
-        ThreadData {
-            killers: vec![[NO_KILLER; 2]; MAX_PLY + 1],
-            history: vec![0; 64 * 64],
-            lists: (0..=MAX_PLY).map(|_| MoveList::new()).collect(),
-            order: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
-            pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
-        }
+        let ply = || PlyData {
+            moves: MoveList::new(),
+            order: Vec::with_capacity(64),
+            child_keys: Vec::with_capacity(64),
+            killers: [NO_KILLER; 2],
+            pv: Vec::with_capacity(MAX_PLY),
+        };
+        ThreadData { plies: (0..=MAX_PLY).map(|_| ply()).collect(), history: vec![0; 64 * 64] }
     }
     pub fn clear(&mut self) {
-        self.killers.iter_mut().for_each(|k| *k = [NO_KILLER; 2]);
+        self.plies.iter_mut().for_each(|p| p.killers = [NO_KILLER; 2]);
         self.history.iter_mut().for_each(|h| *h = 0);
     }
 }
@@ -183,10 +192,8 @@ pub(crate) struct Searcher<'a> {
     node_limit: u64,
     hard_deadline: Option<Instant>,
     aborted: bool,
-    /// Hashes of the game so far and of the search path, the current position last.
-    hashes: Vec<u64>,
-    /// For each entry of `hashes`, the plies since the last capture or man move.
-    quiet_plies: Vec<u32>,
+    /// The game so far and the search path, the current position last.
+    path: Vec<PathEntry>,
     quiet_ply_limit: u32,
     variant: Variant,
     seldepth: usize,
@@ -204,7 +211,7 @@ impl<'a> Searcher<'a> {
         history: &[Position],
     ) -> Searcher<'a> {
         let variant = root.variant();
-        let (hashes, quiet_plies) = game_hashes(root, history);
+        let path = game_path(root, history);
         Searcher {
             shared,
             data,
@@ -215,8 +222,7 @@ impl<'a> Searcher<'a> {
             node_limit: u64::MAX,
             hard_deadline: None,
             aborted: false,
-            hashes,
-            quiet_plies,
+            path,
             // English: the 40-move rule; Russian: 15 moves of kings alone without a capture.
             quiet_ply_limit: match variant {
                 Variant::English => 80,
@@ -262,7 +268,7 @@ impl<'a> Searcher<'a> {
                 }
                 break;
             }
-            let pv = self.data.pv[0].clone();
+            let pv = self.data.plies[0].pv.clone();
             if pv.is_empty() {
                 break; // no legal move at the root
             }
@@ -356,17 +362,17 @@ impl<'a> Searcher<'a> {
     /// Russian lone king against lone king.
     #[inline]
     fn is_draw(&self, position: &Position) -> bool {
-        let last = self.hashes.len() - 1;
-        let quiet = self.quiet_plies[last];
+        let last = self.path.len() - 1;
+        let quiet = self.path[last].quiet_plies;
         if quiet >= self.quiet_ply_limit {
             return true;
         }
         if quiet >= 4 {
-            let key = self.hashes[last];
+            let key = self.path[last].key;
             let mut i = last - 4;
             let oldest = last - quiet as usize;
             loop {
-                if self.hashes[i] == key {
+                if self.path[i].key == key {
                     return true;
                 }
                 if i < oldest + 2 {
@@ -386,23 +392,39 @@ impl<'a> Searcher<'a> {
         false
     }
 
-    /// Enters `child` on the path.
+    /// Enters the child that `mv` leads to, whose hash key is `key`, on the path.
     #[inline]
-    fn push(&mut self, position: &Position, child: &Position, mv: &Move) {
-        let quiet = if mv.is_capture() || position.men_of(position.turn()).contains(mv.from()) {
+    fn push(&mut self, position: &Position, mv: &Move, key: u64) {
+        let quiet_plies = if mv.is_capture() || position.men_of(position.turn()).contains(mv.from()) {
             0
         } else {
-            self.quiet_plies[self.quiet_plies.len() - 1] + 1
+            self.path[self.path.len() - 1].quiet_plies + 1
         };
-        let key = child.hash_key();
-        self.hashes.push(key);
-        self.quiet_plies.push(quiet);
+        self.path.push(PathEntry { key, quiet_plies });
     }
 
     #[inline]
     fn pop(&mut self) {
-        self.hashes.pop();
-        self.quiet_plies.pop();
+        self.path.pop();
+    }
+
+    /// Searches a child: at the horizon straight into the capture search, saving the call
+    /// into the full node's larger frame.
+    #[inline(always)]
+    fn child(
+        &mut self,
+        position: &Position,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
+        if depth <= 0 {
+            self.quiesce(position, alpha, beta, ply)
+        } else {
+            self.negamax(position, depth, alpha, beta, ply, pv_node)
+        }
     }
 
     fn negamax(
@@ -417,7 +439,7 @@ impl<'a> Searcher<'a> {
         if depth <= 0 {
             return self.quiesce(position, alpha, beta, ply);
         }
-        self.data.pv[ply].clear();
+        self.data.plies[ply].pv.clear();
         if self.count_node() {
             return 0;
         }
@@ -440,7 +462,7 @@ impl<'a> Searcher<'a> {
         }
 
         // The path ends with this position's key (pushed by the parent, or the root's own).
-        let key = self.hashes[self.hashes.len() - 1];
+        let key = self.path[self.path.len() - 1].key;
         let mut hash_move: Option<MoveKey> = None;
         // Nodes one ply from the horizon are many and cheap: the table is not worth its
         // memory traffic there.
@@ -463,19 +485,26 @@ impl<'a> Searcher<'a> {
         // Without a remembered best move, a deep node is searched a little shallower
         // (internal iterative reduction): its result mostly serves to find that move.
         let depth = if hash_move.is_none() && depth >= 4 { depth - 1 } else { depth };
-        position.generate_moves(&mut self.data.lists[ply]);
-        let n = self.data.lists[ply].len();
+        position.generate_moves(&mut self.data.plies[ply].moves);
+        let n = self.data.plies[ply].moves.len();
         if n == 0 {
             return -Score::WIN + ply as i32;
         }
         // Forced moves cost nothing to look past.
         let extension = i32::from(n == 1 && ply < MAX_PLY / 2);
-        if depth > TT_MIN_DEPTH {
+        let keys_known = depth > TT_MIN_DEPTH;
+        if keys_known {
             // The children will probe the table: start fetching their entries now, so the
-            // memory latency overlaps the ordering and the earlier siblings' searches.
-            for mv in self.data.lists[ply].iter() {
-                self.shared.tt.prefetch(position.play_unchecked(mv).hash_key());
-            }
+            // memory latency overlaps the ordering and the earlier siblings' searches. Their
+            // keys are kept for entering them on the path.
+            let here = &mut self.data.plies[ply];
+            let tt = self.shared.tt;
+            here.child_keys.clear();
+            here.child_keys.extend(here.moves.iter().map(|mv| {
+                let key = position.play_unchecked(mv).hash_key();
+                tt.prefetch(key);
+                key
+            }));
         }
         self.order_moves(hash_move, ply);
 
@@ -484,7 +513,7 @@ impl<'a> Searcher<'a> {
         let mut best_index = usize::MAX;
         // Near the horizon, in a quiet position far below alpha, quiet moves are unlikely to
         // help: they are pruned (futility), and late ones are not tried at all.
-        let quiet_node = !self.data.lists[ply][0].is_capture();
+        let quiet_node = !self.data.plies[ply].moves[0].is_capture();
         let prune = !pv_node && quiet_node && depth <= 3 && alpha.abs() < WIN_BOUND;
         let futile = prune && self.evaluate(position) + FUTILITY_MARGIN * depth <= alpha;
         let late_move_limit = if prune { 3 + (depth * depth) as usize } else { usize::MAX };
@@ -492,21 +521,22 @@ impl<'a> Searcher<'a> {
             // Selection sort step: bring the best remaining move's key to position i (the
             // moves stay in the generator's order; a key ends with its move's index there).
             let order_key = {
-                let order = &mut self.data.order[ply][..n];
-                let mut pick = i;
-                for j in i + 1..n {
-                    if order[j] > order[pick] {
-                        pick = j;
-                    }
-                }
-                order.swap(i, pick);
-                order[i]
+                // The maximum first, then where it is: two scans without a data-dependent
+                // branch, which mispredicted in the one-scan version (keys are unique).
+                let rest = &mut self.data.plies[ply].order[i..n];
+                let best = rest.iter().copied().fold(i64::MIN, i64::max);
+                let pick = rest.iter().position(|&k| k == best).unwrap_or(0);
+                rest.swap(0, pick);
+                best
             };
-            let mv = self.data.lists[ply][generated_index(order_key)];
+            let generated = generated_index(order_key);
+            let mv = self.data.plies[ply].moves[generated];
             let priority = order_key >> ORDER_INDEX_BITS;
             let is_killer = priority == KILLER_PRIORITY || priority == KILLER_PRIORITY + 1;
             if i > 0 && !mv.crowns() && !is_killer && (futile || i >= late_move_limit) {
-                continue;
+                // Pruning happens only among quiet moves, where crowning moves and killers
+                // outrank every move ordered by history alone: all that follow are pruned too.
+                break;
             }
             let child = position.play_unchecked(&mv);
             let new_depth = depth - 1 + extension;
@@ -514,11 +544,13 @@ impl<'a> Searcher<'a> {
             // at the path (no draw or table checks there): leave it off.
             let on_path = new_depth > 0;
             if on_path {
-                self.push(position, &child, &mv);
+                let key =
+                    if keys_known { self.data.plies[ply].child_keys[generated] } else { child.hash_key() };
+                self.push(position, &mv, key);
             }
             let quiet = !mv.is_capture() && !mv.crowns();
             let score = if i == 0 {
-                -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, pv_node)
+                -self.child(&child, new_depth, -beta, -alpha, ply + 1, pv_node)
             } else {
                 let mut r = 0;
                 if depth >= 2 && quiet && i > usize::from(pv_node) && !is_killer {
@@ -528,12 +560,12 @@ impl<'a> Searcher<'a> {
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
-                let mut s = -self.negamax(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, false);
+                let mut s = -self.child(&child, new_depth - r, -alpha - 1, -alpha, ply + 1, false);
                 if s > alpha && r > 0 {
-                    s = -self.negamax(&child, new_depth, -alpha - 1, -alpha, ply + 1, false);
+                    s = -self.child(&child, new_depth, -alpha - 1, -alpha, ply + 1, false);
                 }
                 if s > alpha && s < beta && pv_node {
-                    s = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true);
+                    s = -self.child(&child, new_depth, -beta, -alpha, ply + 1, true);
                 }
                 s
             };
@@ -549,11 +581,11 @@ impl<'a> Searcher<'a> {
                 if score > alpha {
                     alpha = score;
                     if pv_node {
-                        let (head, tail) = self.data.pv.split_at_mut(ply + 1);
-                        let line = &mut head[ply];
+                        let (head, tail) = self.data.plies.split_at_mut(ply + 1);
+                        let line = &mut head[ply].pv;
                         line.clear();
                         line.push(mv);
-                        line.extend_from_slice(&tail[0]);
+                        line.extend_from_slice(&tail[0].pv);
                     }
                     if ply == 0 {
                         self.root_best = Some((mv, score));
@@ -576,8 +608,9 @@ impl<'a> Searcher<'a> {
             Bound::Upper
         };
         let best_key = (bound != Bound::Upper).then(|| {
-            let generated = generated_index(self.data.order[ply][best_index]);
-            move_key(&self.data.lists[ply][generated], generated)
+            let here = &self.data.plies[ply];
+            let generated = generated_index(here.order[best_index]);
+            move_key(&here.moves[generated], generated)
         });
         if use_table {
             self.shared.tt.store(key, to_tt(best_score, ply), depth, bound, best_key);
@@ -587,7 +620,7 @@ impl<'a> Searcher<'a> {
 
     /// Captures until the position is quiet; a quiet position is scored as it stands.
     fn quiesce(&mut self, position: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
-        self.data.pv[ply].clear();
+        self.data.plies[ply].pv.clear();
         if self.count_node() {
             return 0;
         }
@@ -597,13 +630,13 @@ impl<'a> Searcher<'a> {
         if ply >= MAX_PLY - 1 || !position.has_capture() {
             return self.evaluate(position);
         }
-        position.generate_moves(&mut self.data.lists[ply]);
-        let n = self.data.lists[ply].len();
+        position.generate_moves(&mut self.data.plies[ply].moves);
+        let n = self.data.plies[ply].moves.len();
         let mut best = -INFINITY;
         for i in 0..n {
             // Larger captures first (selection step; lists are short).
             {
-                let moves = self.data.lists[ply].as_mut_slice();
+                let moves = self.data.plies[ply].moves.as_mut_slice();
                 let mut pick = i;
                 for j in i + 1..n {
                     if moves[j].captured().len() > moves[pick].captured().len() {
@@ -612,7 +645,7 @@ impl<'a> Searcher<'a> {
                 }
                 moves.swap(i, pick);
             }
-            let mv = self.data.lists[ply][i];
+            let mv = self.data.plies[ply].moves[i];
             let child = position.play_unchecked(&mv);
             let score = -self.quiesce(&child, -beta, -alpha, ply + 1);
             if self.aborted {
@@ -632,10 +665,11 @@ impl<'a> Searcher<'a> {
     }
 
     fn order_moves(&mut self, hash_move: Option<MoveKey>, ply: usize) {
-        let list = &self.data.lists[ply];
-        let order = &mut self.data.order[ply];
+        let here = &mut self.data.plies[ply];
+        let list = &here.moves;
+        let order = &mut here.order;
         order.clear();
-        let killers = self.data.killers[ply];
+        let killers = here.killers;
         let hash_index = hash_move.and_then(|h| {
             let i = h.index as usize;
             let fits = |m: &Move| index(m.from()) == h.from as usize && index(m.to()) == h.to as usize;
@@ -645,7 +679,8 @@ impl<'a> Searcher<'a> {
                 list.iter().position(fits)
             }
         });
-        for (i, mv) in list.iter().enumerate() {
+        let history = &self.data.history;
+        order.extend(list.iter().enumerate().map(|(i, mv)| {
             let priority = if Some(i) == hash_index {
                 HASH_MOVE_PRIORITY
             } else if mv.is_capture() {
@@ -659,21 +694,22 @@ impl<'a> Searcher<'a> {
                 } else if key == usize::from(killers[1]) {
                     KILLER_PRIORITY
                 } else {
-                    i64::from(self.data.history[key])
+                    i64::from(history[key])
                 }
             };
-            order.push((priority << ORDER_INDEX_BITS) | i as i64);
-        }
+            (priority << ORDER_INDEX_BITS) | i as i64
+        }));
     }
 
     /// A quiet move caused a cut-off: remember it as a killer and raise its history, lowering
     /// the quiet moves tried before it.
     fn reward(&mut self, cut_index: usize, depth: i32, ply: usize) {
-        let list = &self.data.lists[ply];
+        let here = &mut self.data.plies[ply];
+        let list = &here.moves;
         let generated = |k: i64| &list[generated_index(k)];
-        let order = &self.data.order[ply];
+        let order = &here.order;
         let mv = *generated(order[cut_index]);
-        let killers = &mut self.data.killers[ply];
+        let killers = &mut here.killers;
         let key = killer_key(&mv).unwrap_or(NO_KILLER);
         if killers[0] != key {
             killers[1] = killers[0];
@@ -692,10 +728,17 @@ impl<'a> Searcher<'a> {
     }
 }
 
-/// Hashes and quiet-ply counts for the game before the root and the root itself.
-fn game_hashes(root: &Position, history: &[Position]) -> (Vec<u64>, Vec<u32>) {
-    let mut hashes = Vec::with_capacity(history.len() + MAX_PLY + 2);
-    let mut quiet = Vec::with_capacity(history.len() + MAX_PLY + 2);
+/// One position of the game or the search path, for the draw rules.
+#[derive(Clone, Copy)]
+struct PathEntry {
+    key: u64,
+    /// Plies since the last capture or man move.
+    quiet_plies: u32,
+}
+
+/// The path entries of the game before the root and of the root itself.
+fn game_path(root: &Position, history: &[Position]) -> Vec<PathEntry> {
+    let mut path: Vec<PathEntry> = Vec::with_capacity(history.len() + MAX_PLY + 2);
     let positions = history.iter().chain(std::iter::once(root));
     let mut previous: Option<&Position> = None;
     for p in positions {
@@ -707,15 +750,14 @@ fn game_hashes(root: &Position, history: &[Position]) -> (Vec<u64>, Vec<u32>) {
                     && prev.kings().len() == p.kings().len()
                     && prev.turn() != p.turn() =>
             {
-                quiet.last().copied().unwrap_or(0) + 1
+                path.last().map_or(0, |e| e.quiet_plies) + 1
             }
             _ => 0,
         };
-        hashes.push(p.hash_key());
-        quiet.push(count);
+        path.push(PathEntry { key: p.hash_key(), quiet_plies: count });
         previous = Some(p);
     }
-    (hashes, quiet)
+    path
 }
 
 /// When to stop: the hard deadline ends the search mid-iteration; past the soft one no new
@@ -758,7 +800,7 @@ impl Searcher<'_> {
         let mut out = Vec::with_capacity(moves.len());
         for mv in moves.iter() {
             let child = root.play_unchecked(mv);
-            self.push(root, &child, mv);
+            self.push(root, mv, child.hash_key());
             let score = -self.negamax(&child, depth - 1, -INFINITY, INFINITY, 1, true);
             self.pop();
             if self.aborted {

@@ -38,76 +38,46 @@ impl Move {
     }
 }
 
-/// How many moves a list holds without allocating. Real games stay far below it; a position
-/// with more moves (a FEN with a dozen flying kings, say) moves the list to the heap.
-const INLINE_MOVES: usize = 64;
-
-/// A list of moves: up to [`INLINE_MOVES`] held inline (no allocation), more on the heap, so
-/// no position can overflow or truncate it.
-#[derive(Clone, Debug)]
+/// A list of moves. It is a vector that keeps its memory when cleared: the generator's callers
+/// reuse one list per ply, so after the first few positions no list allocates, and reading a
+/// move is one bounds check (an inline array with a heap overflow cost a branch on every
+/// access, which the engine's bench measured). No position can overflow or truncate it.
+#[derive(Clone, Debug, Default)]
 pub struct MoveList {
-    len: usize,
-    inline: [Move; INLINE_MOVES],
-    /// All the moves, once there are more than fit inline; empty otherwise.
-    heap: Vec<Move>,
-}
-
-impl Default for MoveList {
-    fn default() -> MoveList {
-        MoveList::new()
-    }
+    moves: Vec<Move>,
 }
 
 impl MoveList {
+    /// An empty list (it allocates on its first move).
     pub fn new() -> MoveList {
-        // Filler for the unused inline slots; never read.
-        let a1 = Square::from_index(0);
-        let filler = Move { from: a1, to: a1, crowns: false, captured: 0 };
-        MoveList { len: 0, inline: [filler; INLINE_MOVES], heap: Vec::new() }
+        MoveList { moves: Vec::new() }
     }
     pub fn len(&self) -> usize {
-        self.len
+        self.moves.len()
     }
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.moves.is_empty()
     }
     pub fn clear(&mut self) {
-        self.len = 0;
-        self.heap.clear();
+        self.moves.clear();
     }
     #[inline]
     pub fn as_slice(&self) -> &[Move] {
-        if self.len <= INLINE_MOVES {
-            &self.inline[..self.len]
-        } else {
-            &self.heap
-        }
+        &self.moves
     }
     #[inline]
     pub fn as_mut_slice(&mut self) -> &mut [Move] {
-        if self.len <= INLINE_MOVES {
-            &mut self.inline[..self.len]
-        } else {
-            &mut self.heap
-        }
+        &mut self.moves
     }
     pub fn iter(&self) -> std::slice::Iter<'_, Move> {
-        self.as_slice().iter()
+        self.moves.iter()
     }
     pub fn to_vec(&self) -> Vec<Move> {
-        self.as_slice().to_vec()
+        self.moves.clone()
     }
     #[inline]
     pub(crate) fn push(&mut self, mv: Move) {
-        if self.len < INLINE_MOVES {
-            self.inline[self.len] = mv;
-        } else {
-            if self.len == INLINE_MOVES {
-                self.heap.extend_from_slice(&self.inline);
-            }
-            self.heap.push(mv);
-        }
-        self.len += 1;
+        self.moves.push(mv);
     }
     /// Adds a capture unless an equal move (same from, to, captured set, crowning) is there.
     #[inline]
@@ -120,8 +90,9 @@ impl MoveList {
 
 impl std::ops::Index<usize> for MoveList {
     type Output = Move;
+    #[inline]
     fn index(&self, i: usize) -> &Move {
-        &self.as_slice()[i]
+        &self.moves[i]
     }
 }
 
