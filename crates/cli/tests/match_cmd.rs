@@ -125,6 +125,33 @@ fn sprt_stops_a_lopsided_match_early() {
     assert!(sprt.ends_with("was accepted"), "{sprt}");
 }
 
+/// A match finished with `--skip-games` plays the very games the whole match would have
+/// played under those numbers (same openings, colours and seeds), so its PDN can be joined to
+/// the first part's.
+#[test]
+fn skipping_games_replays_the_rest_of_the_schedule_exactly() {
+    let dir = scratch("skip");
+    let run = |name: &str, extra: &[&str]| {
+        let pdn = dir.join(name);
+        let mut args = vec!["match", "level:3", "level:2", "--openings", "2", "--pdn", pdn.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        let out = checkers(&args);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        read_pdn(&std::fs::read_to_string(pdn).unwrap()).unwrap()
+    };
+    let whole = run("whole.pdn", &[]);
+    let rest = run("rest.pdn", &["--skip-games", "1"]);
+    assert_eq!((whole.len(), rest.len()), (4, 3));
+    for (later, full) in rest.iter().zip(&whole[1..]) {
+        assert_eq!(later.tag("Round"), full.tag("Round"));
+        assert_eq!(later.tag("Opening"), full.tag("Opening"));
+        assert_eq!(later.moves(), full.moves(), "game {:?}", full.tag("Round"));
+    }
+    let too_many = checkers(&["match", "level:1", "level:2", "--openings", "1", "--skip-games", "2"]);
+    assert_eq!(too_many.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 #[test]
 fn bad_arguments_exit_with_2() {
     for args in [

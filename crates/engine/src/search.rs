@@ -52,7 +52,9 @@ struct PlyData {
 
 /// Per-thread tables kept from one search to the next (cleared for a new game).
 pub(crate) struct ThreadData {
-    plies: Vec<PlyData>,
+    /// A fixed-size array: the search never goes past `MAX_PLY`, so indexing it needs no
+    /// length loaded and most bounds checks fold away.
+    plies: Box<[PlyData; MAX_PLY + 1]>,
     /// Quiet-move history by [`from_to`].
     history: Vec<i32>,
 }
@@ -66,7 +68,7 @@ impl ThreadData {
             killers: [NO_KILLER; 2],
             pv: Vec::with_capacity(MAX_PLY),
         };
-        ThreadData { plies: (0..=MAX_PLY).map(|_| ply()).collect(), history: vec![0; 64 * 64] }
+        ThreadData { plies: Box::new(std::array::from_fn(|_| ply())), history: vec![0; 64 * 64] }
     }
     pub fn clear(&mut self) {
         self.plies.iter_mut().for_each(|p| p.killers = [NO_KILLER; 2]);
@@ -521,13 +523,20 @@ impl<'a> Searcher<'a> {
             // Selection sort step: bring the best remaining move's key to position i (the
             // moves stay in the generator's order; a key ends with its move's index there).
             let order_key = {
-                // The maximum first, then where it is: two scans without a data-dependent
-                // branch, which mispredicted in the one-scan version (keys are unique).
-                let rest = &mut self.data.plies[ply].order[i..n];
-                let best = rest.iter().copied().fold(i64::MIN, i64::max);
-                let pick = rest.iter().position(|&k| k == best).unwrap_or(0);
-                rest.swap(0, pick);
-                best
+                let order = &mut self.data.plies[ply].order[..n];
+                if i == 0 || futile {
+                    // Most nodes end after one move, pruned ones after a few: pick the best
+                    // remaining key (the maximum, then where it is: two scans without a
+                    // data-dependent branch; keys are unique).
+                    let rest = &mut order[i..];
+                    let best = rest.iter().copied().fold(i64::MIN, i64::max);
+                    let pick = rest.iter().position(|&k| k == best).unwrap_or(0);
+                    rest.swap(0, pick);
+                } else if i == 1 {
+                    // The first move did not cut: this node will likely try them all.
+                    order[1..].sort_unstable_by(|a, b| b.cmp(a));
+                }
+                order[i]
             };
             let generated = generated_index(order_key);
             let mv = self.data.plies[ply].moves[generated];

@@ -38,6 +38,10 @@ pub struct Args {
     /// Play only the first N openings of the set (each twice, colours reversed).
     #[arg(long)]
     openings: Option<usize>,
+    /// Leave out the first N games of the schedule: finishes a stopped match (game numbers,
+    /// openings and seeds stay those of the whole schedule, so the games are the same).
+    #[arg(long, default_value_t = 0)]
+    skip_games: usize,
     /// Games played at once (threads).
     #[arg(long, default_value_t = 1)]
     concurrency: usize,
@@ -107,12 +111,20 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         hub_level: args.hub_level.clone(),
         hub_patience: Duration::from_secs(args.hub_patience.max(1)),
     };
-    let schedule: Vec<Pairing> = (0..openings.len() * 2)
+    if args.skip_games >= openings.len() * 2 {
+        bail!("--skip-games must leave at least one of the {} games", openings.len() * 2);
+    }
+    let schedule: Vec<Pairing> = (args.skip_games..openings.len() * 2)
         .map(|i| Pairing { number: i + 1, opening: i / 2, first_player_starts: i % 2 == 0 })
         .collect();
     let (first_name, second_name) = (args.first.to_string(), args.second.to_string());
+    let part = if args.skip_games > 0 {
+        format!(" (numbers {} to {})", args.skip_games + 1, openings.len() * 2)
+    } else {
+        String::new()
+    };
     println!(
-        "{first_name} vs {second_name}: {} games over {} openings ({}), {} at once",
+        "{first_name} vs {second_name}: {} games{part} over {} openings ({}), {} at once",
         schedule.len(),
         openings.len(),
         openings::set_name(variant),
