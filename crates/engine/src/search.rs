@@ -636,11 +636,16 @@ impl<'a> Searcher<'a> {
         if ply > self.seldepth {
             self.seldepth = ply;
         }
-        if ply >= MAX_PLY - 1 || !position.has_capture() {
+        if ply >= MAX_PLY - 1 {
             return self.evaluate(position);
         }
-        position.generate_moves(&mut self.data.plies[ply].moves);
+        // One look for captures: none means a quiet position (asking `has_capture` first and
+        // then generating would look twice).
+        position.generate_captures(&mut self.data.plies[ply].moves);
         let n = self.data.plies[ply].moves.len();
+        if n == 0 {
+            return self.evaluate(position);
+        }
         let mut best = -INFINITY;
         for i in 0..n {
             // Larger captures first (selection step; lists are short).
