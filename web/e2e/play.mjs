@@ -85,6 +85,8 @@ await check('two people play a short game by clicking', async () => {
   await alice.fill('input[name=name]', '<img src=x onerror=alert(1)>');
   await alice.click('#create-form button[type=submit]');
   await alice.waitForURL(/\/g\/[a-z0-9]+$/);
+  // The page fills the link once the server has seated Alice, a moment after the URL changes.
+  await alice.waitForFunction(() => document.querySelector('#invite-link')?.value.includes('/g/'));
   const link = await alice.inputValue('#invite-link');
   const bob = await newPage();
   await bob.goto(link);
