@@ -520,8 +520,9 @@ impl<'a> Searcher<'a> {
         let futile = prune && self.evaluate(position) + FUTILITY_MARGIN * depth <= alpha;
         let late_move_limit = if prune { 3 + (depth * depth) as usize } else { usize::MAX };
         for i in 0..n {
-            // Selection sort step: bring the best remaining move's key to position i (the
-            // moves stay in the generator's order; a key ends with its move's index there).
+            // Bring the best remaining move's key to position i, by picking it or, once the
+            // first move failed to cut, by sorting the rest once (the moves stay in the
+            // generator's order; a key ends with its move's index there).
             let order_key = {
                 let order = &mut self.data.plies[ply].order[..n];
                 if i == 0 || futile {
