@@ -106,24 +106,80 @@ pub struct Weights {
     pub double_diagonal: i32,
     /// Per piece off the board, for the side ahead in material.
     pub trade: i32,
+    /// Values by square, fitted to self-play results (`checkers-tune fit-squares`).
+    pub squares: &'static BlendedSquares,
+}
+
+/// A value for each square a man or a king stands on, at a full board and at an empty one
+/// (blended by the number of pieces, as the other terms are). Squares are counted from the
+/// owner's side: White's bit index, Black's turned half a turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SquareValues {
+    pub men_full: [i16; 64],
+    pub men_empty: [i16; 64],
+    pub kings_full: [i16; 64],
+    pub kings_empty: [i16; 64],
+}
+
+impl SquareValues {
+    pub const ZERO: SquareValues =
+        SquareValues { men_full: [0; 64], men_empty: [0; 64], kings_full: [0; 64], kings_empty: [0; 64] };
+
+    /// The values blended for every number of pieces on the board (0-24), so that the
+    /// evaluation reads one value per piece.
+    pub const fn blend(&self) -> BlendedSquares {
+        let mut men = [[0i16; 64]; 25];
+        let mut kings = [[0i16; 64]; 25];
+        let mut pieces = 0;
+        while pieces <= 24 {
+            let mut sq = 0;
+            while sq < 64 {
+                men[pieces][sq] = blend(self.men_full[sq], self.men_empty[sq], pieces as i32);
+                kings[pieces][sq] = blend(self.kings_full[sq], self.kings_empty[sq], pieces as i32);
+                sq += 1;
+            }
+            pieces += 1;
+        }
+        BlendedSquares { values: *self, men, kings }
+    }
+}
+
+/// `full` at 24 pieces, `empty` at none, in proportion between (rounded to nearest).
+const fn blend(full: i16, empty: i16, pieces: i32) -> i16 {
+    let sum = full as i32 * pieces + empty as i32 * (24 - pieces);
+    (if sum >= 0 { (sum + 12) / 24 } else { (sum - 12) / 24 }) as i16
+}
+
+/// Square values ready for the evaluation: by number of pieces on the board, then square.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BlendedSquares {
+    /// The values they were blended from.
+    pub values: SquareValues,
+    men: [[i16; 64]; 25],
+    kings: [[i16; 64]; 25],
+}
+
+impl BlendedSquares {
+    pub const ZERO: BlendedSquares = SquareValues::ZERO.blend();
 }
 
 impl Weights {
     pub const ENGLISH: Weights = Weights {
         man: 100,
-        king: 140,
-        back_rank: 8,
-        bridge: 12,
-        centre_man: 6,
-        centre_king: 8,
-        advance: 3,
-        support: 3,
-        mobility: 2,
-        trapped_king: 20,
-        runaway: 6,
-        main_diagonal: 0,
-        double_diagonal: 0,
-        trade: 2,
+        king: 151,
+        back_rank: 27,
+        bridge: 32,
+        centre_man: 2,
+        centre_king: 6,
+        advance: 12,
+        support: 8,
+        mobility: 4,
+        trapped_king: 11,
+        runaway: 5,
+        main_diagonal: -3,
+        double_diagonal: 1,
+        trade: 1,
+        squares: &ENGLISH_SQUARES_BLENDED,
     };
     pub const RUSSIAN: Weights = Weights {
         man: 100,
@@ -140,6 +196,7 @@ impl Weights {
         main_diagonal: 25,
         double_diagonal: 8,
         trade: 3,
+        squares: &BlendedSquares::ZERO,
     };
     /// The number of weights, for the tuner.
     pub const COUNT: usize = 14;
@@ -201,6 +258,8 @@ trait Heading {
     const CONE: [u64; 64];
     /// The rank of `sq` counted from this side's back rank, plus one.
     fn steps(sq: u32) -> i32;
+    /// `sq` counted from this side.
+    fn own_index(sq: u32) -> usize;
 }
 
 /// The half-turned square set.
@@ -236,6 +295,10 @@ impl Heading for Up {
     fn steps(sq: u32) -> i32 {
         sq as i32 / 8 + 1
     }
+    #[inline(always)]
+    fn own_index(sq: u32) -> usize {
+        sq as usize
+    }
 }
 
 impl Heading for Down {
@@ -266,7 +329,59 @@ impl Heading for Down {
     fn steps(sq: u32) -> i32 {
         8 - sq as i32 / 8
     }
+    #[inline(always)]
+    fn own_index(sq: u32) -> usize {
+        63 - sq as usize
+    }
 }
+
+/// The English square values (`checkers-tune fit-squares`), rank 1 of the owner first, file a
+/// on the left; light squares stay zero.
+#[rustfmt::skip]
+const ENGLISH_SQUARES: SquareValues = SquareValues {
+    men_full: [
+        -24, 0, 4, 0, 48, 0, 6, 0,
+        0, 8, 0, 40, 0, 34, 0, 10,
+        10, 0, 4, 0, 31, 0, 6, 0,
+        0, -17, 0, 12, 0, -8, 0, 16,
+        -18, 0, -10, 0, -11, 0, -17, 0,
+        0, -11, 0, -6, 0, -5, 0, -13,
+        -21, 0, 1, 0, -2, 0, 3, 0,
+        0, 0, 0, 0, 0, 0, 0, 0,
+    ],
+    men_empty: [
+        14, 0, 30, 0, 37, 0, 30, 0,
+        0, 17, 0, 15, 0, 9, 0, 19,
+        31, 0, 8, 0, 0, 0, 18, 0,
+        0, 12, 0, 3, 0, 10, 0, 27,
+        5, 0, -2, 0, 2, 0, -1, 0,
+        0, -8, 0, -4, 0, 0, 0, -9,
+        -30, 0, -3, 0, -6, 0, -1, 0,
+        0, 0, 0, 0, 0, 0, 0, 0,
+    ],
+    kings_full: [
+        0, 0, 0, 0, -1, 0, 2, 0,
+        0, -2, 0, -1, 0, -3, 0, 5,
+        -1, 0, 1, 0, -5, 0, 2, 0,
+        0, 0, 0, 2, 0, 2, 0, 3,
+        0, 0, 4, 0, -1, 0, 5, 0,
+        0, 0, 0, 3, 0, 0, 0, 4,
+        -2, 0, 2, 0, 4, 0, 4, 0,
+        0, 3, 0, 8, 0, 11, 0, -2,
+    ],
+    kings_empty: [
+        1, 0, -3, 0, -3, 0, 5, 0,
+        0, -5, 0, -6, 0, -4, 0, 11,
+        -4, 0, -1, 0, -3, 0, 0, 0,
+        0, -1, 0, 8, 0, 2, 0, 5,
+        4, 0, 4, 0, 5, 0, -2, 0,
+        0, -3, 0, -3, 0, -3, 0, -1,
+        -5, 0, -6, 0, -6, 0, -5, 0,
+        0, -4, 0, 3, 0, 2, 0, -5,
+    ],
+};
+
+const ENGLISH_SQUARES_BLENDED: BlendedSquares = ENGLISH_SQUARES.blend();
 
 /// The positional terms of one side (material excluded), `pieces` being the total on board.
 #[inline(always)]
@@ -311,6 +426,20 @@ fn side_terms<H: Heading>(w: &Weights, s: Side, pieces: i32) -> i32 {
         score -= w.trapped_king * (s.kings & !neighbours(empty)).count_ones() as i32;
         score += w.main_diagonal * (s.kings & MAIN_DIAGONAL).count_ones() as i32;
         score += w.double_diagonal * (s.kings & DOUBLE_DIAGONAL).count_ones() as i32;
+    }
+
+    // Square values, one per piece (blended for the number of pieces on the board).
+    let pieces = pieces as usize;
+    let (men_values, king_values) = (&w.squares.men[pieces], &w.squares.kings[pieces]);
+    let mut men = s.men;
+    while men != 0 {
+        score += i32::from(men_values[H::own_index(men.trailing_zeros())]);
+        men &= men - 1;
+    }
+    let mut kings = s.kings;
+    while kings != 0 {
+        score += i32::from(king_values[H::own_index(kings.trailing_zeros())]);
+        kings &= kings - 1;
     }
 
     // Runaways: men in the enemy half with no enemy man in their cone.
@@ -445,6 +574,30 @@ mod tests {
             assert_eq!(evaluate(&p), -evaluate(&p.with_turn(p.turn().opponent())));
             assert_eq!(evaluate(&p), 0, "the start is symmetric");
         }
+    }
+
+    #[test]
+    fn square_values_blend_from_full_board_to_empty() {
+        let mut values = SquareValues::ZERO;
+        values.men_full[9] = 30;
+        values.men_empty[9] = -18;
+        let blended = values.blend();
+        assert_eq!(blended.men[24][9], 30);
+        assert_eq!(blended.men[0][9], -18);
+        assert_eq!(blended.men[12][9], 6);
+        assert_eq!(blended.men[1][9], -16, "-17.0 rounds to the nearest");
+        assert_eq!(blended.kings[12][9], 0);
+    }
+
+    #[test]
+    fn english_square_values_count_for_the_owner_of_the_piece() {
+        // The same man on the same square, seen from each side's own back rank, scores the
+        // same for either colour; the tables are not all zero.
+        let w = &Weights::ENGLISH;
+        assert!(w.squares.values.men_full.iter().any(|&v| v != 0));
+        let white = Position::from_fen(Variant::English, "W:W22,K1:BK32").unwrap();
+        let black = Position::from_fen(Variant::English, "B:WK1:B11,K32").unwrap();
+        assert_eq!(evaluate(&white), evaluate(&black));
     }
 
     #[test]

@@ -1,16 +1,21 @@
 //! Texel-style tuning of the evaluation weights (cargo feature `tune`).
 //!
-//! The data are generated here, never downloaded: games of the engine against itself at a
-//! club level from randomised openings; every quiet position of a game is labelled with the
-//! game's result. The fit then adjusts one weight at a time to lower the mean squared error
-//! between the results and a logistic curve of the evaluation (Texel's method), after first
-//! fitting the curve's scale to the starting weights.
+//! The data are generated here, never downloaded: games of the engine against itself (at a
+//! level, or the full engine under a node budget) from randomised openings; every quiet
+//! position of a game is labelled with the game's result. Two fits lower the mean squared
+//! error between the results and a logistic curve of the evaluation (Texel's method), after
+//! first fitting the curve's scale to the current evaluation:
+//! - [`tune`] adjusts one weight at a time (coordinate descent);
+//! - [`fit_square_tables`] fits values per square for men and kings at both ends of the game,
+//!   together with changes to every weight, by gradient descent (the evaluation is linear in
+//!   all of them).
 
 use checkers_rules::{Color, Game, Position, Variant};
 
 use crate::engine::{Engine, EngineOptions};
 use crate::eval::{evaluate_with, Weights};
 use crate::level::Level;
+use crate::limits::{Limits, StopHandle};
 use crate::search::mix;
 
 /// A quiet position and the result of its game for White (1 win, 0.5 draw, 0 loss).
@@ -20,12 +25,21 @@ pub struct Sample {
     pub result: f64,
 }
 
-/// Plays `games` self-play games of `variant` at `level` from openings randomised by `seed`
-/// (a few random moves first) and returns their quiet positions with results.
+/// Who plays both sides of the self-play games.
+#[derive(Clone, Copy, Debug)]
+pub enum SelfPlay {
+    /// A playing level (blurred at levels 1-6).
+    Level(Level),
+    /// The full engine under a node budget, keeping its table through a game.
+    Nodes(u64),
+}
+
+/// Plays `games` self-play games of `variant` from openings randomised by `seed` (a few
+/// random moves first) and returns their quiet positions with results.
 pub fn generate(
     variant: Variant,
     games: usize,
-    level: Level,
+    player: SelfPlay,
     seed: u64,
     on_game: &mut dyn FnMut(usize, usize),
 ) -> Vec<Sample> {
@@ -34,6 +48,7 @@ pub fn generate(
     for g in 0..games {
         let mut rng = mix(seed ^ (g as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
         let mut game = Game::new(variant);
+        engine.new_game();
         let random_plies = 2 + rng % 6;
         let mut plies = 0u64;
         while !game.is_over() && plies < 240 {
@@ -44,7 +59,13 @@ pub fn generate(
                 rng = mix(rng);
                 moves.as_slice().get((rng % moves.len().max(1) as u64) as usize).copied()
             } else {
-                level.choose_move(&mut engine, &position, history, rng ^ plies)
+                match player {
+                    SelfPlay::Level(level) => level.choose_move(&mut engine, &position, history, rng ^ plies),
+                    SelfPlay::Nodes(nodes) => {
+                        let limits = Limits::nodes(nodes);
+                        engine.search(&position, history, &limits, &StopHandle::new(), &mut |_| {}).best_move
+                    }
+                }
             };
             let Some(mv) = mv else { break };
             if game.play(mv).is_err() {
@@ -140,4 +161,128 @@ pub fn tune(
         }
     }
     weights
+}
+
+/// Square tables fitted on top of the evaluation: for men and for kings, a value per square
+/// (counted from the owner's side: White's bit index, Black's turned half a turn) at a full
+/// board and at an empty one, blended by the number of pieces as the other terms are.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SquareTables {
+    pub men_full: [f64; 64],
+    pub men_empty: [f64; 64],
+    pub kings_full: [f64; 64],
+    pub kings_empty: [f64; 64],
+}
+
+impl SquareTables {
+    const PARAMS: usize = 4 * 64;
+
+    fn flat(&self) -> Vec<f64> {
+        [self.men_full, self.men_empty, self.kings_full, self.kings_empty].concat()
+    }
+
+    fn from_flat(v: &[f64]) -> SquareTables {
+        let table = |i: usize| -> [f64; 64] { v[i * 64..(i + 1) * 64].try_into().unwrap_or([0.0; 64]) };
+        SquareTables { men_full: table(0), men_empty: table(1), kings_full: table(2), kings_empty: table(3) }
+    }
+}
+
+/// Calls `f(parameter index, weight)` for each square-table feature of `position`, from
+/// White's side: +weight for White's pieces, -weight for Black's.
+fn square_features(position: &Position, mut f: impl FnMut(usize, f64)) {
+    let white = position.pieces(Color::White).bits();
+    let black = position.pieces(Color::Black).bits();
+    let kings = position.kings().bits();
+    let pieces = (white | black).count_ones() as f64;
+    let (full, empty) = (pieces / 24.0, (24.0 - pieces) / 24.0);
+    for (bits, sign, turn) in [(white, 1.0, false), (black, -1.0, true)] {
+        let mut b = bits;
+        while b != 0 {
+            let sq = b.trailing_zeros() as usize;
+            b &= b - 1;
+            let rel = if turn { 63 - sq } else { sq };
+            let table = if kings & (1 << sq) != 0 { 2 } else { 0 };
+            f(table * 64 + rel, sign * full);
+            f((table + 1) * 64 + rel, sign * empty);
+        }
+    }
+}
+
+/// Fits square tables on top of `weights`, and changes to the weights themselves (all but
+/// the man's value, the unit), by gradient descent (Adam) on the Texel loss. A weight's
+/// feature is how much the evaluation moves when the weight does (the evaluation is linear
+/// in its weights but for rounding and the kings-only endings).
+pub fn fit_square_tables(
+    samples: &[Sample],
+    weights: &Weights,
+    scale: f64,
+    epochs: usize,
+    on_epoch: &mut dyn FnMut(usize, f64),
+) -> (SquareTables, Weights) {
+    const STEP: i32 = 16;
+    let base: Vec<f64> = samples.iter().map(|s| white_eval(s, weights)).collect();
+    let weight_features: Vec<[f64; Weights::COUNT]> = samples
+        .iter()
+        .zip(&base)
+        .map(|(s, b)| {
+            let mut x = [0.0; Weights::COUNT];
+            for (i, xi) in x.iter_mut().enumerate().skip(1) {
+                let mut moved = *weights;
+                *moved.values_mut()[i] += STEP;
+                *xi = (white_eval(s, &moved) - b) / f64::from(STEP);
+            }
+            x
+        })
+        .collect();
+    let squares = SquareTables::PARAMS;
+    let mut theta = vec![0.0f64; squares + Weights::COUNT];
+    let (mut m, mut v) = (vec![0.0f64; theta.len()], vec![0.0f64; theta.len()]);
+    let (rate, beta1, beta2, l2) = (0.5, 0.9, 0.999, 1e-7);
+    let n = samples.len().max(1) as f64;
+    for epoch in 1..=epochs {
+        let mut grad = vec![0.0f64; theta.len()];
+        let mut total = 0.0;
+        for ((s, b), wx) in samples.iter().zip(&base).zip(&weight_features) {
+            let mut e = *b;
+            square_features(&s.position, |i, x| e += theta[i] * x);
+            e += wx.iter().zip(&theta[squares..]).map(|(x, t)| x * t).sum::<f64>();
+            let p = sigmoid(e, scale);
+            let d = s.result - p;
+            total += d * d;
+            let g = -2.0 * d * p * (1.0 - p) * scale / 100.0;
+            square_features(&s.position, |i, x| grad[i] += g * x);
+            for (gi, x) in grad[squares..].iter_mut().zip(wx) {
+                *gi += g * x;
+            }
+        }
+        for i in 0..theta.len() {
+            let g = grad[i] / n + l2 * theta[i];
+            m[i] = beta1 * m[i] + (1.0 - beta1) * g;
+            v[i] = beta2 * v[i] + (1.0 - beta2) * g * g;
+            let mh = m[i] / (1.0 - beta1.powi(epoch as i32));
+            let vh = v[i] / (1.0 - beta2.powi(epoch as i32));
+            theta[i] -= rate * mh / (vh.sqrt() + 1e-12);
+        }
+        on_epoch(epoch, total / n);
+    }
+    let mut fitted = *weights;
+    for (w, t) in fitted.values_mut().into_iter().zip(&theta[squares..]) {
+        *w += t.round() as i32;
+    }
+    (SquareTables::from_flat(&theta[..squares]), fitted)
+}
+
+/// The Texel loss of `weights` plus `tables` on `samples`.
+pub fn loss_with_tables(samples: &[Sample], weights: &Weights, tables: &SquareTables, scale: f64) -> f64 {
+    let theta = tables.flat();
+    let total: f64 = samples
+        .iter()
+        .map(|s| {
+            let mut e = white_eval(s, weights);
+            square_features(&s.position, |i, x| e += theta[i] * x);
+            let d = s.result - sigmoid(e, scale);
+            d * d
+        })
+        .sum();
+    total / samples.len().max(1) as f64
 }
