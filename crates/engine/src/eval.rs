@@ -2,11 +2,13 @@
 //! man.
 //!
 //! Each side is scored from its own point of view with the same terms: Black's masks are
-//! White's turned half a turn (which keeps double corners where they belong). The terms: material, back-rank defence, centre, structure
-//! (men backed from behind), development and tempo (advancing men as the board empties),
-//! mobility, runaway men, trapped kings, and for Russian the long diagonals kings want. Then
-//! endgame knowledge scales or replaces the sum: kings-only endings that are known draws
-//! score near zero, and the side ahead is told to trade down and to close in.
+//! White's turned half a turn (which keeps double corners where they belong). The terms:
+//! material, back-rank defence, centre, structure (men backed from behind), development and
+//! tempo (advancing men as the board empties), mobility, runaway men, trapped kings, for
+//! Russian the long diagonals kings want, and in English a value for each square a man or a
+//! king stands on, fitted to self-play results with the weights (`checkers-tune
+//! fit-squares`). Then endgame knowledge scales or replaces the sum: kings-only endings that
+//! are known draws score near zero, and the side ahead is told to trade down and to close in.
 
 use checkers_rules::{Color, Position, Variant};
 
