@@ -11,3 +11,5 @@ fi
 
 cargo test --workspace --all-targets --no-fail-fast "$@"
 cargo test --workspace --doc
+# The evaluation tuner sits behind a cargo feature: its own tests.
+cargo test -p checkers-engine --features tune --lib tune

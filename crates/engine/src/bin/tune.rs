@@ -5,8 +5,8 @@
 //! - `checkers-tune generate VARIANT GAMES NODES SEED`: plays self-play games with the full
 //!   engine at NODES nodes a move and prints each quiet position as `FEN;RESULT` (the result
 //!   for White: 1, 0.5 or 0), one per line, for `fit-squares`;
-//! - `checkers-tune fit-squares VARIANT FILE...`: fits the square tables on such samples
-//!   and prints them.
+//! - `checkers-tune fit-squares VARIANT EPOCHS FILE...`: fits the square values and the
+//!   weights on such samples (a tenth held out to check the fit) and prints them.
 
 use std::io::Write;
 
