@@ -114,13 +114,26 @@ pub struct Weights {
 
 /// A value for each square a man or a king stands on, at a full board and at an empty one
 /// (blended by the number of pieces, as the other terms are). Squares are counted from the
-/// owner's side: White's bit index, Black's turned half a turn.
+/// owner's side: White's bit index, Black's turned half a turn. The evaluation holds them as
+/// integers; the tuner fits them as reals.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SquareValues {
-    pub men_full: [i16; 64],
-    pub men_empty: [i16; 64],
-    pub kings_full: [i16; 64],
-    pub kings_empty: [i16; 64],
+pub struct SquareValues<T = i16> {
+    pub men_full: [T; 64],
+    pub men_empty: [T; 64],
+    pub kings_full: [T; 64],
+    pub kings_empty: [T; 64],
+}
+
+impl<T: Copy> SquareValues<T> {
+    /// The four tables, named, in declaration order.
+    pub fn named(&self) -> [(&'static str, &[T; 64]); 4] {
+        [
+            ("men_full", &self.men_full),
+            ("men_empty", &self.men_empty),
+            ("kings_full", &self.kings_full),
+            ("kings_empty", &self.kings_empty),
+        ]
+    }
 }
 
 impl SquareValues {

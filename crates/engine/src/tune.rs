@@ -13,7 +13,7 @@
 use checkers_rules::{Color, Game, Position, Variant};
 
 use crate::engine::{Engine, EngineOptions};
-use crate::eval::{evaluate_with, Weights};
+use crate::eval::{evaluate_with, SquareValues, Weights};
 use crate::level::Level;
 use crate::limits::{Limits, StopHandle};
 use crate::search::mix;
@@ -163,28 +163,19 @@ pub fn tune(
     weights
 }
 
-/// Square tables fitted on top of the evaluation: for men and for kings, a value per square
-/// (counted from the owner's side: White's bit index, Black's turned half a turn) at a full
-/// board and at an empty one, blended by the number of pieces as the other terms are.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SquareTables {
-    pub men_full: [f64; 64],
-    pub men_empty: [f64; 64],
-    pub kings_full: [f64; 64],
-    pub kings_empty: [f64; 64],
+/// Square values as the fit holds them: reals (see [`SquareValues`]).
+pub type SquareTables = SquareValues<f64>;
+
+/// The number of square values fitted: four tables of 64.
+const SQUARE_PARAMS: usize = 4 * 64;
+
+fn flat(tables: &SquareTables) -> Vec<f64> {
+    [tables.men_full, tables.men_empty, tables.kings_full, tables.kings_empty].concat()
 }
 
-impl SquareTables {
-    const PARAMS: usize = 4 * 64;
-
-    fn flat(&self) -> Vec<f64> {
-        [self.men_full, self.men_empty, self.kings_full, self.kings_empty].concat()
-    }
-
-    fn from_flat(v: &[f64]) -> SquareTables {
-        let table = |i: usize| -> [f64; 64] { v[i * 64..(i + 1) * 64].try_into().unwrap_or([0.0; 64]) };
-        SquareTables { men_full: table(0), men_empty: table(1), kings_full: table(2), kings_empty: table(3) }
-    }
+fn from_flat(v: &[f64]) -> SquareTables {
+    let table = |i: usize| -> [f64; 64] { v[i * 64..(i + 1) * 64].try_into().unwrap_or([0.0; 64]) };
+    SquareValues { men_full: table(0), men_empty: table(1), kings_full: table(2), kings_empty: table(3) }
 }
 
 /// Calls `f(parameter index, weight)` for each square-table feature of `position`, from
@@ -234,7 +225,7 @@ pub fn fit_square_tables(
             x
         })
         .collect();
-    let squares = SquareTables::PARAMS;
+    let squares = SQUARE_PARAMS;
     let mut theta = vec![0.0f64; squares + Weights::COUNT];
     let (mut m, mut v) = (vec![0.0f64; theta.len()], vec![0.0f64; theta.len()]);
     let (rate, beta1, beta2, l2) = (0.5, 0.9, 0.999, 1e-7);
@@ -269,12 +260,12 @@ pub fn fit_square_tables(
     for (w, t) in fitted.values_mut().into_iter().zip(&theta[squares..]) {
         *w += t.round() as i32;
     }
-    (SquareTables::from_flat(&theta[..squares]), fitted)
+    (from_flat(&theta[..squares]), fitted)
 }
 
 /// The Texel loss of `weights` plus `tables` on `samples`.
 pub fn loss_with_tables(samples: &[Sample], weights: &Weights, tables: &SquareTables, scale: f64) -> f64 {
-    let theta = tables.flat();
+    let theta = flat(tables);
     let total: f64 = samples
         .iter()
         .map(|s| {
@@ -314,7 +305,7 @@ mod tests {
         }
         let weights = Weights::ENGLISH;
         let scale = fit_scale(&samples, &weights);
-        let before = loss_with_tables(&samples, &weights, &SquareTables::from_flat(&[0.0; 256]), scale);
+        let before = loss_with_tables(&samples, &weights, &from_flat(&[0.0; SQUARE_PARAMS]), scale);
         let (tables, fitted) = fit_square_tables(&samples, &weights, scale, 150, &mut |_, _| {});
         let after = loss_with_tables(&samples, &fitted, &tables, scale);
         assert!(after < before * 0.95, "loss {before} -> {after}");

@@ -138,27 +138,15 @@ fn fit_squares(args: &[String]) {
         loss_with_tables(&held, &fitted, &tables, scale)
     );
     println!("{fitted:#?}");
-    let tables_named = [
-        ("men_full", tables.men_full),
-        ("men_empty", tables.men_empty),
-        ("kings_full", tables.kings_full),
-        ("kings_empty", tables.kings_empty),
-    ];
     println!("SquareValues {{");
-    for (name, t) in tables_named {
-        // Counted from the owner's side, with the current tables added (the fit is on top of them).
-        let current = match name {
-            "men_full" => weights.squares.values.men_full,
-            "men_empty" => weights.squares.values.men_empty,
-            "kings_full" => weights.squares.values.kings_full,
-            _ => weights.squares.values.kings_empty,
-        };
+    // Counted from the owner's side, with the current values added (the fit is on top of them).
+    for ((name, fitted), (_, current)) in tables.named().into_iter().zip(weights.squares.values.named()) {
         let values: Vec<String> =
-            (0..64).map(|i| (t[i].round() as i64 + i64::from(current[i])).to_string()).collect();
+            (0..64).map(|i| (fitted[i].round() as i64 + i64::from(current[i])).to_string()).collect();
         println!("    {name}: [{}],", values.join(", "));
     }
     println!("}}");
-    for (name, t) in tables_named {
+    for (name, t) in tables.named() {
         eprintln!("{name} (fitted change, White's side, rank 8 at the top):");
         for rank in (0..8).rev() {
             let row: Vec<String> = (0..8)
