@@ -108,8 +108,9 @@ pub struct Weights {
     pub double_diagonal: i32,
     /// Per piece off the board, for the side ahead in material.
     pub trade: i32,
-    /// Values by square, fitted to self-play results (`checkers-tune fit-squares`).
-    pub squares: &'static BlendedSquares,
+    /// Values by square, fitted to self-play results (`checkers-tune fit-squares`); none for a
+    /// variant without them, whose evaluation then skips the per-piece reads altogether.
+    pub squares: Option<&'static BlendedSquares>,
 }
 
 /// A value for each square a man or a king stands on, at a full board and at an empty one
@@ -174,10 +175,6 @@ pub struct BlendedSquares {
     kings: [[i16; 64]; 25],
 }
 
-impl BlendedSquares {
-    pub const ZERO: BlendedSquares = SquareValues::ZERO.blend();
-}
-
 impl Weights {
     pub const ENGLISH: Weights = Weights {
         man: 100,
@@ -194,7 +191,7 @@ impl Weights {
         main_diagonal: -3,
         double_diagonal: 1,
         trade: 1,
-        squares: &ENGLISH_SQUARES_BLENDED,
+        squares: Some(&ENGLISH_SQUARES_BLENDED),
     };
     pub const RUSSIAN: Weights = Weights {
         man: 100,
@@ -211,7 +208,7 @@ impl Weights {
         main_diagonal: 25,
         double_diagonal: 8,
         trade: 3,
-        squares: &BlendedSquares::ZERO,
+        squares: None,
     };
     /// The number of weights, for the tuner.
     pub const COUNT: usize = 14;
@@ -234,6 +231,11 @@ impl Weights {
             &mut self.double_diagonal,
             &mut self.trade,
         ]
+    }
+
+    /// The square values the evaluation adds (all zero for a variant without them).
+    pub fn square_values(&self) -> SquareValues {
+        self.squares.map_or(SquareValues::ZERO, |s| s.values)
     }
 
     pub fn of(variant: Variant) -> &'static Weights {
@@ -444,17 +446,19 @@ fn side_terms<H: Heading>(w: &Weights, s: Side, pieces: i32) -> i32 {
     }
 
     // Square values, one per piece (blended for the number of pieces on the board).
-    let pieces = pieces as usize;
-    let (men_values, king_values) = (&w.squares.men[pieces], &w.squares.kings[pieces]);
-    let mut men = s.men;
-    while men != 0 {
-        score += i32::from(men_values[H::own_index(men.trailing_zeros())]);
-        men &= men - 1;
-    }
-    let mut kings = s.kings;
-    while kings != 0 {
-        score += i32::from(king_values[H::own_index(kings.trailing_zeros())]);
-        kings &= kings - 1;
+    if let Some(squares) = w.squares {
+        let pieces = pieces as usize;
+        let (men_values, king_values) = (&squares.men[pieces], &squares.kings[pieces]);
+        let mut men = s.men;
+        while men != 0 {
+            score += i32::from(men_values[H::own_index(men.trailing_zeros())]);
+            men &= men - 1;
+        }
+        let mut kings = s.kings;
+        while kings != 0 {
+            score += i32::from(king_values[H::own_index(kings.trailing_zeros())]);
+            kings &= kings - 1;
+        }
     }
 
     // Runaways: men in the enemy half with no enemy man in their cone.
@@ -609,7 +613,7 @@ mod tests {
         // The same man on the same square, seen from each side's own back rank, scores the
         // same for either colour; the tables are not all zero.
         let w = &Weights::ENGLISH;
-        assert!(w.squares.values.men_full.iter().any(|&v| v != 0));
+        assert!(w.square_values().men_full.iter().any(|&v| v != 0));
         let white = Position::from_fen(Variant::English, "W:W22,K1:BK32").unwrap();
         let black = Position::from_fen(Variant::English, "B:WK1:B11,K32").unwrap();
         assert_eq!(evaluate(&white), evaluate(&black));

@@ -140,7 +140,7 @@ fn fit_squares(args: &[String]) {
     println!("{fitted:#?}");
     println!("SquareValues {{");
     // Counted from the owner's side, with the current values added (the fit is on top of them).
-    for ((name, fitted), (_, current)) in tables.named().into_iter().zip(weights.squares.values.named()) {
+    for ((name, fitted), (_, current)) in tables.named().into_iter().zip(weights.square_values().named()) {
         let values: Vec<String> =
             (0..64).map(|i| (fitted[i].round() as i64 + i64::from(current[i])).to_string()).collect();
         println!("    {name}: [{}],", values.join(", "));
