@@ -181,15 +181,15 @@ impl Weights {
         king: 151,
         back_rank: 27,
         bridge: 32,
-        centre_man: 2,
-        centre_king: 6,
-        advance: 12,
+        centre_man: 0,
+        centre_king: 0,
+        advance: 0,
         support: 8,
         mobility: 4,
         trapped_king: 11,
         runaway: 5,
-        main_diagonal: -3,
-        double_diagonal: 1,
+        main_diagonal: 0,
+        double_diagonal: 0,
         trade: 1,
         squares: Some(&ENGLISH_SQUARES_BLENDED),
     };
@@ -212,6 +212,23 @@ impl Weights {
     };
     /// The number of weights, for the tuner.
     pub const COUNT: usize = 14;
+    /// Their names, in declaration order.
+    pub const NAMES: [&'static str; Weights::COUNT] = [
+        "man",
+        "king",
+        "back_rank",
+        "bridge",
+        "centre_man",
+        "centre_king",
+        "advance",
+        "support",
+        "mobility",
+        "trapped_king",
+        "runaway",
+        "main_diagonal",
+        "double_diagonal",
+        "trade",
+    ];
 
     /// Every weight, in declaration order, for the tuner to adjust one at a time.
     pub fn values_mut(&mut self) -> [&mut i32; Weights::COUNT] {
@@ -360,41 +377,41 @@ const ENGLISH_SQUARES: SquareValues = SquareValues {
         -24, 0, 4, 0, 48, 0, 6, 0,
         0, 8, 0, 40, 0, 34, 0, 10,
         10, 0, 4, 0, 31, 0, 6, 0,
-        0, -17, 0, 12, 0, -8, 0, 16,
-        -18, 0, -10, 0, -11, 0, -17, 0,
+        0, -17, 0, 14, 0, -6, 0, 16,
+        -18, 0, -8, 0, -9, 0, -17, 0,
         0, -11, 0, -6, 0, -5, 0, -13,
         -21, 0, 1, 0, -2, 0, 3, 0,
         0, 0, 0, 0, 0, 0, 0, 0,
     ],
     men_empty: [
         14, 0, 30, 0, 37, 0, 30, 0,
-        0, 17, 0, 15, 0, 9, 0, 19,
-        31, 0, 8, 0, 0, 0, 18, 0,
-        0, 12, 0, 3, 0, 10, 0, 27,
-        5, 0, -2, 0, 2, 0, -1, 0,
-        0, -8, 0, -4, 0, 0, 0, -9,
-        -30, 0, -3, 0, -6, 0, -1, 0,
+        0, 29, 0, 27, 0, 21, 0, 31,
+        55, 0, 32, 0, 24, 0, 42, 0,
+        0, 48, 0, 41, 0, 48, 0, 63,
+        53, 0, 48, 0, 52, 0, 47, 0,
+        0, 52, 0, 56, 0, 60, 0, 51,
+        42, 0, 69, 0, 66, 0, 71, 0,
         0, 0, 0, 0, 0, 0, 0, 0,
     ],
     kings_full: [
-        0, 0, 0, 0, -1, 0, 2, 0,
-        0, -2, 0, -1, 0, -3, 0, 5,
-        -1, 0, 1, 0, -5, 0, 2, 0,
-        0, 0, 0, 2, 0, 2, 0, 3,
-        0, 0, 4, 0, -1, 0, 5, 0,
-        0, 0, 0, 3, 0, 0, 0, 4,
-        -2, 0, 2, 0, 4, 0, 4, 0,
-        0, 3, 0, 8, 0, 11, 0, -2,
+        -3, 0, 0, 0, -1, 0, 3, 0,
+        0, -5, 0, -1, 0, -2, 0, 6,
+        -1, 0, 4, 0, 2, 0, 9, 0,
+        0, 6, 0, 6, 0, 9, 0, 3,
+        0, 0, 11, 0, 3, 0, 11, 0,
+        0, 7, 0, 10, 0, 3, 0, 4,
+        -1, 0, 3, 0, 4, 0, 1, 0,
+        0, 4, 0, 8, 0, 11, 0, -5,
     ],
     kings_empty: [
-        1, 0, -3, 0, -3, 0, 5, 0,
-        0, -5, 0, -6, 0, -4, 0, 11,
-        -4, 0, -1, 0, -3, 0, 0, 0,
-        0, -1, 0, 8, 0, 2, 0, 5,
-        4, 0, 4, 0, 5, 0, -2, 0,
-        0, -3, 0, -3, 0, -3, 0, -1,
-        -5, 0, -6, 0, -6, 0, -5, 0,
-        0, -4, 0, 3, 0, 2, 0, -5,
+        -2, 0, -3, 0, -3, 0, 6, 0,
+        0, -8, 0, -6, 0, -3, 0, 12,
+        -4, 0, 2, 0, 4, 0, 7, 0,
+        0, 5, 0, 12, 0, 9, 0, 5,
+        4, 0, 11, 0, 9, 0, 4, 0,
+        0, 4, 0, 4, 0, 0, 0, -1,
+        -4, 0, -5, 0, -6, 0, -8, 0,
+        0, -3, 0, 3, 0, 2, 0, -8,
     ],
 };
 
@@ -585,6 +602,18 @@ fn distance_sum(a: u64, b: u64) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn weight_names_follow_the_declaration_order() {
+        let mut w = Weights::ENGLISH;
+        for (i, value) in w.values_mut().into_iter().enumerate() {
+            *value = 1000 + i as i32;
+        }
+        let text = format!("{w:?}");
+        for (i, name) in Weights::NAMES.iter().enumerate() {
+            assert!(text.contains(&format!(" {name}: {},", 1000 + i)), "{name} in {text}");
+        }
+    }
 
     #[test]
     fn start_positions_are_level() {

@@ -199,10 +199,17 @@ fn square_features(position: &Position, mut f: impl FnMut(usize, f64)) {
     }
 }
 
+/// Weights of terms that add a fixed value (blended by the number of pieces) for each piece
+/// on certain squares: the square tables express them exactly, so fitting both would fit the
+/// same thing twice. The fit leaves them as they are; the English evaluation has them at zero,
+/// folded into its tables, which is cheaper to evaluate.
+pub const PER_SQUARE_WEIGHTS: [&str; 5] =
+    ["centre_man", "centre_king", "advance", "main_diagonal", "double_diagonal"];
+
 /// Fits square tables on top of `weights`, and changes to the weights themselves (all but
-/// the man's value, the unit), by gradient descent (Adam) on the Texel loss. A weight's
-/// feature is how much the evaluation moves when the weight does (the evaluation is linear
-/// in its weights but for rounding and the kings-only endings).
+/// the man's value, the unit, and the [`PER_SQUARE_WEIGHTS`]), by gradient descent (Adam) on
+/// the Texel loss. A weight's feature is how much the evaluation moves when the weight does
+/// (the evaluation is linear in its weights but for rounding and the kings-only endings).
 pub fn fit_square_tables(
     samples: &[Sample],
     weights: &Weights,
@@ -217,7 +224,8 @@ pub fn fit_square_tables(
         .zip(&base)
         .map(|(s, b)| {
             let mut x = [0.0; Weights::COUNT];
-            for (i, xi) in x.iter_mut().enumerate().skip(1) {
+            let fitted = |i: usize| i > 0 && !PER_SQUARE_WEIGHTS.contains(&Weights::NAMES[i]);
+            for (i, xi) in x.iter_mut().enumerate().filter(|(i, _)| fitted(*i)) {
                 let mut moved = *weights;
                 *moved.values_mut()[i] += STEP;
                 *xi = (white_eval(s, &moved) - b) / f64::from(STEP);
