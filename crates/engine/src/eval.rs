@@ -80,6 +80,8 @@ const DOUBLE_DIAGONAL: u64 = (1 << 6)
     | (1 << 43)
     | (1 << 50)
     | (1 << 57);
+/// Files a to d.
+const LEFT_HALF: u64 = 0x0F0F_0F0F_0F0F_0F0F;
 /// c1 and g1: the English "bridge" that keeps the opponent from crowning.
 const BRIDGE: u64 = (1 << 2) | (1 << 6);
 
@@ -108,6 +110,12 @@ pub struct Weights {
     pub double_diagonal: i32,
     /// Per piece off the board, for the side ahead in material.
     pub trade: i32,
+    /// Per man more on one half of the board (files a-d or e-h) than on the other.
+    pub imbalance: i32,
+    /// Per piece of the side to move that the opponent could take if it were its turn (the
+    /// capture search settles only the mover's captures), and once more for two or more.
+    pub threatened: i32,
+    pub double_threat: i32,
     /// Values by square, fitted to self-play results (`checkers-tune fit-squares`); none for a
     /// variant without them, whose evaluation then skips the per-piece reads altogether.
     pub squares: Option<&'static BlendedSquares>,
@@ -191,6 +199,9 @@ impl Weights {
         main_diagonal: 0,
         double_diagonal: 0,
         trade: 1,
+        imbalance: 0,
+        threatened: 0,
+        double_threat: 0,
         squares: Some(&ENGLISH_SQUARES_BLENDED),
     };
     pub const RUSSIAN: Weights = Weights {
@@ -208,10 +219,13 @@ impl Weights {
         main_diagonal: 25,
         double_diagonal: 8,
         trade: 3,
+        imbalance: 0,
+        threatened: 0,
+        double_threat: 0,
         squares: None,
     };
     /// The number of weights, for the tuner.
-    pub const COUNT: usize = 14;
+    pub const COUNT: usize = 17;
     /// Their names, in declaration order.
     pub const NAMES: [&'static str; Weights::COUNT] = [
         "man",
@@ -228,6 +242,9 @@ impl Weights {
         "main_diagonal",
         "double_diagonal",
         "trade",
+        "imbalance",
+        "threatened",
+        "double_threat",
     ];
 
     /// Every weight, in declaration order, for the tuner to adjust one at a time.
@@ -247,6 +264,9 @@ impl Weights {
             &mut self.main_diagonal,
             &mut self.double_diagonal,
             &mut self.trade,
+            &mut self.imbalance,
+            &mut self.threatened,
+            &mut self.double_threat,
         ]
     }
 
@@ -280,6 +300,9 @@ trait Heading {
     /// towards file a, as White sees the board.
     fn ahead_h(b: u64) -> u64;
     fn ahead_a(b: u64) -> u64;
+    /// The steps back: `behind_h(ahead_h(b)) == b` for squares inside the board.
+    fn behind_h(b: u64) -> u64;
+    fn behind_a(b: u64) -> u64;
     const BACK_RANK: u64;
     /// File a and file h as White sees them.
     const FILE_A: u64;
@@ -318,6 +341,14 @@ impl Heading for Up {
     fn ahead_a(b: u64) -> u64 {
         b << 7
     }
+    #[inline(always)]
+    fn behind_h(b: u64) -> u64 {
+        b >> 9
+    }
+    #[inline(always)]
+    fn behind_a(b: u64) -> u64 {
+        b >> 7
+    }
     const BACK_RANK: u64 = rank(0);
     const FILE_A: u64 = FILE_A;
     const FILE_H: u64 = FILE_H;
@@ -343,6 +374,14 @@ impl Heading for Down {
     #[inline(always)]
     fn ahead_a(b: u64) -> u64 {
         b >> 7
+    }
+    #[inline(always)]
+    fn behind_h(b: u64) -> u64 {
+        b << 9
+    }
+    #[inline(always)]
+    fn behind_a(b: u64) -> u64 {
+        b << 7
     }
     const BACK_RANK: u64 = turned(rank(0));
     const FILE_A: u64 = turned(FILE_A);
@@ -455,6 +494,12 @@ fn side_terms<H: Heading>(w: &Weights, s: Side, pieces: i32) -> i32 {
     let king_steps = (neighbours(s.kings) & empty).count_ones();
     score += w.mobility * (man_steps + king_steps) as i32;
 
+    if w.imbalance != 0 {
+        let left = (s.men & LEFT_HALF).count_ones() as i32;
+        let right = (s.men & !LEFT_HALF).count_ones() as i32;
+        score -= w.imbalance * (left - right).abs();
+    }
+
     // Kings with no free square around them.
     if s.kings != 0 {
         score -= w.trapped_king * (s.kings & !neighbours(empty)).count_ones() as i32;
@@ -537,11 +582,37 @@ pub fn evaluate_with(position: &Position, w: &Weights) -> i32 {
     if wm + bm == 0 {
         score = kings_only(position.variant(), score, white_side, wk, bk);
     }
-    if position.turn() == Color::White {
-        score
+    let (score, mover, opponent) = if position.turn() == Color::White {
+        (score, white_side, black_side)
     } else {
-        -score
+        (-score, black_side, white_side)
+    };
+    if w.threatened == 0 && w.double_threat == 0 {
+        return score;
     }
+    let threatened = if position.turn() == Color::White {
+        capturable::<Down>(position.variant(), opponent, mover.men | mover.kings)
+    } else {
+        capturable::<Up>(position.variant(), opponent, mover.men | mover.kings)
+    };
+    let n = threatened.count_ones() as i32;
+    score - w.threatened * n - if n >= 2 { w.double_threat } else { 0 }
+}
+
+/// The pieces among `victims` that side `s` (heading `H`) could jump at once if it were its
+/// turn. Kings are counted as jumping from next to their victim, which a flying king may also
+/// do from afar: a cheap under-estimate for Russian.
+#[inline(always)]
+fn capturable<H: Heading>(variant: Variant, s: Side, victims: u64) -> u64 {
+    let empty = DARK & !(s.men | s.kings | s.enemy_men | s.enemy_kings);
+    let backward_men = if variant == Variant::Russian { s.men } else { 0 };
+    let forward = s.men | s.kings;
+    let backward = backward_men | s.kings;
+    // A victim next to an attacker, with the square beyond it empty.
+    (victims & H::ahead_h(forward) & H::behind_h(empty))
+        | (victims & H::ahead_a(forward) & H::behind_a(empty))
+        | (victims & H::behind_h(backward) & H::ahead_h(empty))
+        | (victims & H::behind_a(backward) & H::ahead_a(empty))
 }
 
 /// Known facts about endings with kings alone (`score` from White's side).
@@ -613,6 +684,21 @@ mod tests {
         for (i, name) in Weights::NAMES.iter().enumerate() {
             assert!(text.contains(&format!(" {name}: {},", 1000 + i)), "{name} in {text}");
         }
+    }
+
+    #[test]
+    fn threats_against_the_side_to_move_count_once_per_piece() {
+        // Black to move, no capture of its own; White threatens 22x15 (and 24x15).
+        let threat = |fen: &str| {
+            let p = Position::from_fen(Variant::English, fen).expect("valid FEN");
+            let base = Weights { threatened: 0, double_threat: 0, ..Weights::ENGLISH };
+            let with = Weights { threatened: 10, double_threat: 100, ..base };
+            evaluate_with(&p, &base) - evaluate_with(&p, &with)
+        };
+        assert_eq!(threat("B:W22,25:B18"), 10);
+        assert_eq!(threat("B:W22,24,25,28:B18,19"), 2 * 10 + 100);
+        assert_eq!(threat("B:W22,25:B18,15"), 0, "the landing square is taken");
+        assert_eq!(threat("W:W22,25:B18"), 0, "White to move: its own capture is not a threat");
     }
 
     #[test]

@@ -3,8 +3,9 @@
 //! - `checkers-tune VARIANT GAMES PASSES [SEED]`: generates self-play games at level 5, fits
 //!   the evaluation weights to their results (Texel's method) and prints the tuned `Weights`;
 //! - `checkers-tune generate VARIANT GAMES NODES SEED`: plays self-play games with the full
-//!   engine at NODES nodes a move and prints each quiet position as `FEN;RESULT` (the result
-//!   for White: 1, 0.5 or 0), one per line, for `fit-squares`;
+//!   engine at NODES nodes a move and prints each quiet position as `FEN;RESULT;SCORE` (the
+//!   result for White: 1, 0.5 or 0; the search's score for White), one per line, for
+//!   `fit-squares` (which also reads `FEN;RESULT` lines);
 //! - `checkers-tune fit-squares VARIANT EPOCHS FILE...`: fits the square values and the
 //!   weights on such samples (a tenth held out to check the fit) and prints them.
 
@@ -51,7 +52,11 @@ fn generate_samples(args: &[String]) {
             &mut |_, _| {},
         );
         for s in &samples {
-            if writeln!(out, "{};{}", to_fen(&s.position), s.result).is_err() {
+            let written = match s.search {
+                Some(score) => writeln!(out, "{};{};{score}", to_fen(&s.position), s.result),
+                None => writeln!(out, "{};{}", to_fen(&s.position), s.result),
+            };
+            if written.is_err() {
                 return;
             }
         }
@@ -92,9 +97,11 @@ fn read_samples(variant: Variant, path: &str) -> Vec<Sample> {
     });
     text.lines()
         .filter_map(|line| {
-            let (fen, result) = line.split_once(';')?;
-            let position = Position::from_fen(variant, fen).ok()?;
-            Some(Sample { position, result: result.trim().parse().ok()? })
+            let mut fields = line.split(';');
+            let position = Position::from_fen(variant, fields.next()?).ok()?;
+            let result = fields.next()?.trim().parse().ok()?;
+            let search = fields.next().and_then(|score| score.trim().parse().ok());
+            Some(Sample { position, result, search })
         })
         .collect()
 }
