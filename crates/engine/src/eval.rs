@@ -12,6 +12,9 @@
 
 use checkers_rules::{Color, Position, Variant};
 
+/// `Weights::ENGLISH`, fitted.
+mod english;
+
 pub(crate) const DARK: u64 = 0xAA55_AA55_AA55_AA55;
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = 0x8080_8080_8080_8080;
@@ -119,6 +122,9 @@ pub struct Weights {
     /// Values by square, fitted to self-play results (`checkers-tune fit-squares`); none for a
     /// variant without them, whose evaluation then skips the per-piece reads altogether.
     pub squares: Option<&'static BlendedSquares>,
+    /// Values of the men's formations (`checkers-tune fit-squares`), none for a variant
+    /// without them.
+    pub formations: Option<&'static BlendedFormations>,
 }
 
 /// A value for each square a man or a king stands on, at a full board and at an empty one
@@ -164,7 +170,13 @@ impl SquareValues {
             }
             pieces += 1;
         }
-        BlendedSquares { values: *self, men, kings }
+        let mut has_men = false;
+        let mut sq = 0;
+        while sq < 64 {
+            has_men |= self.men_full[sq] != 0 || self.men_empty[sq] != 0;
+            sq += 1;
+        }
+        BlendedSquares { values: *self, has_men, men, kings }
     }
 }
 
@@ -179,31 +191,71 @@ const fn blend(full: i16, empty: i16, pieces: i32) -> i16 {
 pub struct BlendedSquares {
     /// The values they were blended from.
     pub values: SquareValues,
+    /// Whether any man's square has a value (else the evaluation skips the men).
+    has_men: bool,
     men: [[i16; 64]; 25],
     kings: [[i16; 64]; 25],
 }
 
-impl Weights {
-    pub const ENGLISH: Weights = Weights {
-        man: 100,
-        king: 151,
-        back_rank: 27,
-        bridge: 32,
-        centre_man: 0,
-        centre_king: 0,
-        advance: 0,
-        support: 8,
-        mobility: 4,
-        trapped_king: 11,
-        runaway: 5,
-        main_diagonal: 0,
-        double_diagonal: 0,
-        trade: 1,
-        imbalance: 0,
-        threatened: 0,
-        double_threat: 0,
-        squares: Some(&ENGLISH_SQUARES_BLENDED),
+/// Values for a side's men by formation: the eight dark squares of two neighbouring ranks
+/// (ranks 1-2, 3-4, 5-6 and 7-8, as the owner sees them) index a table of 256 values, at a full
+/// board and at an empty one (blended by the number of pieces, as square values are). A
+/// formation's value can be the sum of its men's square values, and can say more: which men
+/// stand together (a bridge, a triangle, a hole behind a man).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Formations<T = i16> {
+    /// By pair of ranks, then by [`formation_indices`]' byte.
+    pub full: [[T; 256]; 4],
+    pub empty: [[T; 256]; 4],
+}
+
+impl Formations {
+    pub const ZERO: Formations = Formations { full: [[0; 256]; 4], empty: [[0; 256]; 4] };
+
+    /// The values blended for every number of pieces on the board (0-24).
+    pub const fn blend(&self) -> BlendedFormations {
+        let mut blended = [[[0i16; 256]; 4]; 25];
+        let mut pieces = 0;
+        while pieces <= 24 {
+            let mut pair = 0;
+            while pair < 4 {
+                let mut i = 0;
+                while i < 256 {
+                    blended[pieces][pair][i] = blend(self.full[pair][i], self.empty[pair][i], pieces as i32);
+                    i += 1;
+                }
+                pair += 1;
+            }
+            pieces += 1;
+        }
+        BlendedFormations { values: *self, blended }
+    }
+}
+
+/// Formation values ready for the evaluation: by number of pieces, pair of ranks, formation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BlendedFormations {
+    /// The values they were blended from.
+    pub values: Formations,
+    blended: [[[i16; 256]; 4]; 25],
+}
+
+/// The formations of a set of men seen from its owner's side (in White's bit order: Black's
+/// men turned half a turn first): byte `2k` of the result indexes ranks `2k+1` and `2k+2`,
+/// the lower rank's four dark squares (file a side first) in its low four bits.
+#[inline(always)]
+pub fn formation_indices(men: u64) -> u64 {
+    // The dark squares of ranks 1, 3, 5, 7 (files a, c, e, g); ranks 2, 4, 6, 8 (files b, d,
+    // f, h) shifted onto them. Each rank's four bits are then packed together.
+    const LOWER_RANKS: u64 = 0x0055_0055_0055_0055;
+    let pack = |x: u64| {
+        let x = (x | (x >> 1)) & 0x3333_3333_3333_3333;
+        (x | (x >> 2)) & 0x0F0F_0F0F_0F0F_0F0F
     };
+    pack(men & LOWER_RANKS) | (pack((men >> 9) & LOWER_RANKS) << 4)
+}
+
+impl Weights {
     pub const RUSSIAN: Weights = Weights {
         man: 100,
         king: 280,
@@ -223,6 +275,7 @@ impl Weights {
         threatened: 0,
         double_threat: 0,
         squares: None,
+        formations: None,
     };
     /// The number of weights, for the tuner.
     pub const COUNT: usize = 17;
@@ -317,6 +370,8 @@ trait Heading {
     fn steps(sq: u32) -> i32;
     /// `sq` counted from this side.
     fn own_index(sq: u32) -> usize;
+    /// A set seen from this side, in White's bit order.
+    fn own_view(b: u64) -> u64;
 }
 
 /// The half-turned square set.
@@ -364,6 +419,10 @@ impl Heading for Up {
     fn own_index(sq: u32) -> usize {
         sq as usize
     }
+    #[inline(always)]
+    fn own_view(b: u64) -> u64 {
+        b
+    }
 }
 
 impl Heading for Down {
@@ -406,55 +465,11 @@ impl Heading for Down {
     fn own_index(sq: u32) -> usize {
         63 - sq as usize
     }
+    #[inline(always)]
+    fn own_view(b: u64) -> u64 {
+        turned(b)
+    }
 }
-
-/// The English square values (`checkers-tune fit-squares`), rank 1 of the owner first, file a
-/// on the left; light squares stay zero.
-#[rustfmt::skip]
-const ENGLISH_SQUARES: SquareValues = SquareValues {
-    men_full: [
-        -24, 0, 4, 0, 48, 0, 6, 0,
-        0, 8, 0, 40, 0, 34, 0, 10,
-        10, 0, 4, 0, 31, 0, 6, 0,
-        0, -17, 0, 14, 0, -6, 0, 16,
-        -18, 0, -8, 0, -9, 0, -17, 0,
-        0, -11, 0, -6, 0, -5, 0, -13,
-        -21, 0, 1, 0, -2, 0, 3, 0,
-        0, 0, 0, 0, 0, 0, 0, 0,
-    ],
-    men_empty: [
-        14, 0, 30, 0, 37, 0, 30, 0,
-        0, 29, 0, 27, 0, 21, 0, 31,
-        55, 0, 32, 0, 24, 0, 42, 0,
-        0, 48, 0, 41, 0, 48, 0, 63,
-        53, 0, 48, 0, 52, 0, 47, 0,
-        0, 52, 0, 56, 0, 60, 0, 51,
-        42, 0, 69, 0, 66, 0, 71, 0,
-        0, 0, 0, 0, 0, 0, 0, 0,
-    ],
-    kings_full: [
-        -3, 0, 0, 0, -1, 0, 3, 0,
-        0, -5, 0, -1, 0, -2, 0, 6,
-        -1, 0, 4, 0, 2, 0, 9, 0,
-        0, 6, 0, 6, 0, 9, 0, 3,
-        0, 0, 11, 0, 3, 0, 11, 0,
-        0, 7, 0, 10, 0, 3, 0, 4,
-        -1, 0, 3, 0, 4, 0, 1, 0,
-        0, 4, 0, 8, 0, 11, 0, -5,
-    ],
-    kings_empty: [
-        -2, 0, -3, 0, -3, 0, 6, 0,
-        0, -8, 0, -6, 0, -3, 0, 12,
-        -4, 0, 2, 0, 4, 0, 7, 0,
-        0, 5, 0, 12, 0, 9, 0, 5,
-        4, 0, 11, 0, 9, 0, 4, 0,
-        0, 4, 0, 4, 0, 0, 0, -1,
-        -4, 0, -5, 0, -6, 0, -8, 0,
-        0, -3, 0, 3, 0, 2, 0, -8,
-    ],
-};
-
-const ENGLISH_SQUARES_BLENDED: BlendedSquares = ENGLISH_SQUARES.blend();
 
 /// The positional terms of one side (material excluded), `pieces` being the total on board.
 #[inline(always)]
@@ -511,7 +526,7 @@ fn side_terms<H: Heading>(w: &Weights, s: Side, pieces: i32) -> i32 {
     if let Some(squares) = w.squares {
         let pieces = pieces as usize;
         let (men_values, king_values) = (&squares.men[pieces], &squares.kings[pieces]);
-        let mut men = s.men;
+        let mut men = if squares.has_men { s.men } else { 0 };
         while men != 0 {
             score += i32::from(men_values[H::own_index(men.trailing_zeros())]);
             men &= men - 1;
@@ -520,6 +535,14 @@ fn side_terms<H: Heading>(w: &Weights, s: Side, pieces: i32) -> i32 {
         while kings != 0 {
             score += i32::from(king_values[H::own_index(kings.trailing_zeros())]);
             kings &= kings - 1;
+        }
+    }
+
+    if let Some(formations) = w.formations {
+        let table = &formations.blended[pieces as usize];
+        let indices = formation_indices(H::own_view(s.men));
+        for (pair, values) in table.iter().enumerate() {
+            score += i32::from(values[(indices >> (16 * pair)) as usize & 0xFF]);
         }
     }
 
@@ -724,14 +747,24 @@ mod tests {
     }
 
     #[test]
-    fn english_square_values_count_for_the_owner_of_the_piece() {
-        // The same man on the same square, seen from each side's own back rank, scores the
-        // same for either colour; the tables are not all zero.
+    fn english_tables_count_for_the_owner_of_the_piece() {
+        // The same men and kings on the same squares, seen from each side's own back rank,
+        // score the same for either colour; the tables are not all zero.
         let w = &Weights::ENGLISH;
-        assert!(w.square_values().men_full.iter().any(|&v| v != 0));
-        let white = Position::from_fen(Variant::English, "W:W22,K1:BK32").unwrap();
-        let black = Position::from_fen(Variant::English, "B:WK1:B11,K32").unwrap();
+        assert!(w.square_values().kings_full.iter().any(|&v| v != 0));
+        assert!(w.formations.is_some_and(|f| f.values.full[1].iter().any(|&v| v != 0)));
+        let white = Position::from_fen(Variant::English, "W:W14,22,25,29,K1:BK32").unwrap();
+        let black = Position::from_fen(Variant::English, "B:WK1:B4,8,11,19,K32").unwrap();
         assert_eq!(evaluate(&white), evaluate(&black));
+    }
+
+    #[test]
+    fn formation_indices_pack_two_ranks_a_byte() {
+        // a1, c1 (rank 1) and b2, h2 (rank 2); a3 (rank 3).
+        let men = 1 | 1 << 2 | 1 << 9 | 1 << 15 | 1 << 16;
+        assert_eq!(formation_indices(men), 0b1001_0011 | 1 << 16);
+        // h8 seen from Black's side is its a1.
+        assert_eq!(formation_indices(turned(1 << 63)), 1);
     }
 
     #[test]

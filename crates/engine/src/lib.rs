@@ -35,7 +35,9 @@ pub mod tune;
 
 pub use bench::{bench, BenchLine, BenchSummary, BENCH_DEPTH, BENCH_POSITIONS};
 pub use engine::{Engine, EngineOptions, SearchInfo, SearchResult};
-pub use eval::{evaluate_with, BlendedSquares, SquareValues, Weights};
+pub use eval::{
+    evaluate_with, formation_indices, BlendedFormations, BlendedSquares, Formations, SquareValues, Weights,
+};
 pub use level::{hint, judge, DrawAnswer, Level, LevelError};
 pub use limits::{Clock, Limits, StopHandle};
 pub use score::Score;

@@ -13,7 +13,7 @@
 use checkers_rules::{Color, Game, Position, Variant};
 
 use crate::engine::{Engine, EngineOptions};
-use crate::eval::{evaluate_with, SquareValues, Weights};
+use crate::eval::{evaluate_with, formation_indices, Formations, SquareValues, Weights};
 use crate::level::Level;
 use crate::limits::{Limits, StopHandle};
 use crate::search::mix;
@@ -210,58 +210,116 @@ pub fn tune(
 
 /// Square values as the fit holds them: reals (see [`SquareValues`]).
 pub type SquareTables = SquareValues<f64>;
+/// Formation values as the fit holds them (see [`Formations`]).
+pub type FormationTables = Formations<f64>;
 
-/// The number of square values fitted: four tables of 64.
+/// What [`fit_tables`] finds: changes to the square values (kings only: the men are valued
+/// by formation), the formation values, and the weights.
+#[derive(Clone, Debug)]
+pub struct Fitted {
+    pub squares: SquareTables,
+    pub formations: FormationTables,
+    pub weights: Weights,
+}
+
+/// The fit's parameters: the four square tables of 64, then the two formation tables of four
+/// pairs of ranks by 256, then the weights.
 const SQUARE_PARAMS: usize = 4 * 64;
+const FORMATION_PARAMS: usize = 2 * 4 * 256;
+const TABLE_PARAMS: usize = SQUARE_PARAMS + FORMATION_PARAMS;
 
-fn flat(tables: &SquareTables) -> Vec<f64> {
-    [tables.men_full, tables.men_empty, tables.kings_full, tables.kings_empty].concat()
+fn flat(squares: &SquareTables, formations: &FormationTables) -> Vec<f64> {
+    let mut v = [squares.men_full, squares.men_empty, squares.kings_full, squares.kings_empty].concat();
+    for table in [&formations.full, &formations.empty] {
+        v.extend(table.iter().flatten());
+    }
+    v
 }
 
-fn from_flat(v: &[f64]) -> SquareTables {
-    let table = |i: usize| -> [f64; 64] { v[i * 64..(i + 1) * 64].try_into().unwrap_or([0.0; 64]) };
-    SquareValues { men_full: table(0), men_empty: table(1), kings_full: table(2), kings_empty: table(3) }
+fn from_flat(v: &[f64]) -> (SquareTables, FormationTables) {
+    let square = |i: usize| -> [f64; 64] { v[i * 64..(i + 1) * 64].try_into().unwrap_or([0.0; 64]) };
+    let pair = |t: usize, p: usize| -> [f64; 256] {
+        let at = SQUARE_PARAMS + (t * 4 + p) * 256;
+        v[at..at + 256].try_into().unwrap_or([0.0; 256])
+    };
+    (
+        SquareValues {
+            men_full: square(0),
+            men_empty: square(1),
+            kings_full: square(2),
+            kings_empty: square(3),
+        },
+        Formations { full: std::array::from_fn(|p| pair(0, p)), empty: std::array::from_fn(|p| pair(1, p)) },
+    )
 }
 
-/// Calls `f(parameter index, weight)` for each square-table feature of `position`, from
-/// White's side: +weight for White's pieces, -weight for Black's.
-fn square_features(position: &Position, mut f: impl FnMut(usize, f64)) {
+/// Calls `f(parameter index, weight)` for each table feature of `position`, from White's
+/// side (+weight for White's pieces, -weight for Black's): kings by square, men by formation.
+fn table_features(position: &Position, mut f: impl FnMut(usize, f64)) {
     let white = position.pieces(Color::White).bits();
     let black = position.pieces(Color::Black).bits();
     let kings = position.kings().bits();
     let pieces = (white | black).count_ones() as f64;
     let (full, empty) = (pieces / 24.0, (24.0 - pieces) / 24.0);
     for (bits, sign, turn) in [(white, 1.0, false), (black, -1.0, true)] {
-        let mut b = bits;
+        let mut b = bits & kings;
         while b != 0 {
             let sq = b.trailing_zeros() as usize;
             b &= b - 1;
             let rel = if turn { 63 - sq } else { sq };
-            let table = if kings & (1 << sq) != 0 { 2 } else { 0 };
-            f(table * 64 + rel, sign * full);
-            f((table + 1) * 64 + rel, sign * empty);
+            f(2 * 64 + rel, sign * full);
+            f(3 * 64 + rel, sign * empty);
+        }
+        let men = bits & !kings;
+        let indices = formation_indices(if turn { men.reverse_bits() } else { men });
+        for pair in 0..4 {
+            let i = (indices >> (16 * pair)) as usize & 0xFF;
+            f(SQUARE_PARAMS + pair * 256 + i, sign * full);
+            f(SQUARE_PARAMS + (4 + pair) * 256 + i, sign * empty);
         }
     }
 }
 
+/// The formation values that say what `squares` say of the men (a formation is worth the sum
+/// of its men's square values).
+pub fn formations_of_men(squares: &SquareValues) -> FormationTables {
+    let table = |values: &[i16; 64]| -> [[f64; 256]; 4] {
+        std::array::from_fn(|pair| {
+            std::array::from_fn(|i| {
+                (0..8)
+                    .filter(|bit| i >> bit & 1 == 1)
+                    .map(|bit| {
+                        // Bits 0-3: the lower rank's files a, c, e, g; bits 4-7: the upper's b, d, f, h.
+                        let (rank, file) =
+                            if bit < 4 { (2 * pair, 2 * bit) } else { (2 * pair + 1, 2 * (bit - 4) + 1) };
+                        f64::from(values[rank * 8 + file])
+                    })
+                    .sum()
+            })
+        })
+    };
+    Formations { full: table(&squares.men_full), empty: table(&squares.men_empty) }
+}
+
 /// Weights of terms that add a fixed value (blended by the number of pieces) for each piece
-/// on certain squares: the square tables express them exactly, so fitting both would fit the
-/// same thing twice. The fit leaves them as they are; the English evaluation has them at zero,
+/// on certain squares: the tables express them exactly, so fitting both would fit the same
+/// thing twice. The fit leaves them as they are; the English evaluation has them at zero,
 /// folded into its tables, which is cheaper to evaluate.
 pub const PER_SQUARE_WEIGHTS: [&str; 5] =
     ["centre_man", "centre_king", "advance", "main_diagonal", "double_diagonal"];
 
-/// Fits square tables on top of `weights`, and changes to the weights themselves (all but
-/// the man's value, the unit, and the [`PER_SQUARE_WEIGHTS`]), by gradient descent (Adam) on
-/// the Texel loss. A weight's feature is how much the evaluation moves when the weight does
-/// (the evaluation is linear in its weights but for rounding and the kings-only endings).
-pub fn fit_square_tables(
+/// Fits table values on top of `weights` (kings by square, men by formation), and changes to
+/// the weights themselves (all but the man's value, the unit, and the
+/// [`PER_SQUARE_WEIGHTS`]), by gradient descent (Adam) on the Texel loss. A weight's feature
+/// is how much the evaluation moves when the weight does (the evaluation is linear in its
+/// weights but for rounding and the kings-only endings).
+pub fn fit_tables(
     samples: &[Sample],
     weights: &Weights,
     scale: f64,
     epochs: usize,
     on_epoch: &mut dyn FnMut(usize, f64),
-) -> (SquareTables, Weights) {
+) -> Fitted {
     const STEP: i32 = 16;
     let base: Vec<f64> = samples.iter().map(|s| white_eval(s, weights)).collect();
     let weight_features: Vec<[f64; Weights::COUNT]> = samples
@@ -278,28 +336,32 @@ pub fn fit_square_tables(
             x
         })
         .collect();
-    let squares = SQUARE_PARAMS;
-    let mut theta = vec![0.0f64; squares + Weights::COUNT];
+    let tables = TABLE_PARAMS;
+    let mut theta = vec![0.0f64; tables + Weights::COUNT];
     let (mut m, mut v) = (vec![0.0f64; theta.len()], vec![0.0f64; theta.len()]);
     let (rate, beta1, beta2, l2) = (0.5, 0.9, 0.999, 1e-7);
     let n = samples.len().max(1) as f64;
+    let mut grad = vec![0.0f64; theta.len()];
     for epoch in 1..=epochs {
-        let mut grad = vec![0.0f64; theta.len()];
+        grad.iter_mut().for_each(|g| *g = 0.0);
         let mut total = 0.0;
         for ((s, b), wx) in samples.iter().zip(&base).zip(&weight_features) {
             let mut e = *b;
-            square_features(&s.position, |i, x| e += theta[i] * x);
-            e += wx.iter().zip(&theta[squares..]).map(|(x, t)| x * t).sum::<f64>();
+            table_features(&s.position, |i, x| e += theta[i] * x);
+            e += wx.iter().zip(&theta[tables..]).map(|(x, t)| x * t).sum::<f64>();
             let p = sigmoid(e, scale);
             let d = s.target(scale) - p;
             total += d * d;
             let g = -2.0 * d * p * (1.0 - p) * scale / 100.0;
-            square_features(&s.position, |i, x| grad[i] += g * x);
-            for (gi, x) in grad[squares..].iter_mut().zip(wx) {
+            table_features(&s.position, |i, x| grad[i] += g * x);
+            for (gi, x) in grad[tables..].iter_mut().zip(wx) {
                 *gi += g * x;
             }
         }
         for i in 0..theta.len() {
+            if grad[i] == 0.0 && theta[i] == 0.0 {
+                continue; // a formation never seen stays as it was
+            }
             let g = grad[i] / n + l2 * theta[i];
             m[i] = beta1 * m[i] + (1.0 - beta1) * g;
             v[i] = beta2 * v[i] + (1.0 - beta2) * g * g;
@@ -310,20 +372,21 @@ pub fn fit_square_tables(
         on_epoch(epoch, total / n);
     }
     let mut fitted = *weights;
-    for (w, t) in fitted.values_mut().into_iter().zip(&theta[squares..]) {
+    for (w, t) in fitted.values_mut().into_iter().zip(&theta[tables..]) {
         *w += t.round() as i32;
     }
-    (from_flat(&theta[..squares]), fitted)
+    let (squares, formations) = from_flat(&theta[..tables]);
+    Fitted { squares, formations, weights: fitted }
 }
 
-/// The Texel loss of `weights` plus `tables` on `samples`.
-pub fn loss_with_tables(samples: &[Sample], weights: &Weights, tables: &SquareTables, scale: f64) -> f64 {
-    let theta = flat(tables);
+/// The Texel loss of `weights` plus the table changes of `fit` on `samples`.
+pub fn loss_with_tables(samples: &[Sample], weights: &Weights, fit: &Fitted, scale: f64) -> f64 {
+    let theta = flat(&fit.squares, &fit.formations);
     let total: f64 = samples
         .iter()
         .map(|s| {
             let mut e = white_eval(s, weights);
-            square_features(&s.position, |i, x| e += theta[i] * x);
+            table_features(&s.position, |i, x| e += theta[i] * x);
             let d = s.target(scale) - sigmoid(e, scale);
             d * d
         })
@@ -352,8 +415,9 @@ mod tests {
     #[test]
     fn the_fit_finds_a_square_that_wins() {
         // Relabel real positions: White wins exactly when a white man stands on d4 (bit 27)
-        // and Black when a black man stands on its own d4 (turned: bit 36); the fit must put
-        // its largest man value on that square.
+        // and Black when a black man stands on its own d4 (turned: bit 36). Of all the
+        // squares, formations holding d4 must gain the most: d4 is in ranks 3-4 (pair 1), the
+        // upper rank's second dark square (bit 5 of the formation).
         let mut samples = generate(Variant::English, 12, SelfPlay::Nodes(500), 3, &mut |_, _| {});
         for s in &mut samples {
             let white = s.position.men_of(Color::White).bits() >> 27 & 1 == 1;
@@ -363,14 +427,49 @@ mod tests {
         }
         let weights = Weights::ENGLISH;
         let scale = fit_scale(&samples, &weights);
-        let before = loss_with_tables(&samples, &weights, &from_flat(&[0.0; SQUARE_PARAMS]), scale);
-        let (tables, fitted) = fit_square_tables(&samples, &weights, scale, 150, &mut |_, _| {});
-        let after = loss_with_tables(&samples, &fitted, &tables, scale);
+        let nothing = Fitted {
+            squares: SquareValues {
+                men_full: [0.0; 64],
+                men_empty: [0.0; 64],
+                kings_full: [0.0; 64],
+                kings_empty: [0.0; 64],
+            },
+            formations: Formations { full: [[0.0; 256]; 4], empty: [[0.0; 256]; 4] },
+            weights,
+        };
+        let before = loss_with_tables(&samples, &weights, &nothing, scale);
+        let fit = fit_tables(&samples, &weights, scale, 150, &mut |_, _| {});
+        let after = loss_with_tables(&samples, &fit.weights, &fit, scale);
         // The evaluation it is fitted on top of stays (material and all), so the loss falls
         // only so far.
         assert!(after < before * 0.98, "loss {before} -> {after}");
-        let combined: Vec<f64> = (0..64).map(|i| tables.men_full[i] + tables.men_empty[i]).collect();
-        let best = (0..64).max_by(|&a, &b| combined[a].total_cmp(&combined[b]));
-        assert_eq!(best, Some(27), "{combined:?}");
+        // For each pair of ranks and bit: the mean gain of formations with the bit over those without.
+        let gain = |pair: usize, bit: usize| {
+            let value = |i: usize| fit.formations.full[pair][i] + fit.formations.empty[pair][i];
+            let (with, without): (Vec<usize>, Vec<usize>) = (0..256).partition(|i| i >> bit & 1 == 1);
+            with.iter().map(|&i| value(i)).sum::<f64>() / 128.0
+                - without.iter().map(|&i| value(i)).sum::<f64>() / 128.0
+        };
+        let best = (0..32).max_by(|&a, &b| gain(a / 8, a % 8).total_cmp(&gain(b / 8, b % 8)));
+        assert_eq!(best, Some(8 + 5), "{:?}", (0..32).map(|a| gain(a / 8, a % 8)).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn formations_hold_the_square_values_of_their_men() {
+        let squares = Weights::ENGLISH.square_values();
+        let formations = formations_of_men(&squares);
+        let position =
+            Position::from_fen(Variant::English, "B:W18,22,23,25,29,K4:B1,5,6,9,14,K30").expect("valid FEN");
+        for (men, turn) in
+            [(position.men_of(Color::White).bits(), false), (position.men_of(Color::Black).bits(), true)]
+        {
+            let own = if turn { men.reverse_bits() } else { men };
+            let indices = formation_indices(own);
+            let by_formation: f64 =
+                (0..4).map(|p| formations.full[p][(indices >> (16 * p)) as usize & 0xFF]).sum();
+            let by_square: f64 =
+                (0..64).filter(|sq| own >> sq & 1 == 1).map(|sq| f64::from(squares.men_full[sq])).sum();
+            assert_eq!(by_formation, by_square);
+        }
     }
 }

@@ -6,15 +6,17 @@
 //!   engine at NODES nodes a move and prints each quiet position as `FEN;RESULT;SCORE` (the
 //!   result for White: 1, 0.5 or 0; the search's score for White), one per line, for
 //!   `fit-squares` (which also reads `FEN;RESULT` lines);
-//! - `checkers-tune fit-squares VARIANT EPOCHS FILE...`: fits the square values and the
-//!   weights on such samples (a tenth held out to check the fit) and prints them.
+//! - `checkers-tune fit-squares VARIANT EPOCHS FILE...`: fits the tables (kings by square,
+//!   men by formation) and the weights on such samples (a tenth held out to check the fit)
+//!   and prints them as the Rust source of `crates/engine/src/eval/VARIANT.rs`.
 
 use std::io::Write;
 
 use checkers_engine::tune::{
-    fit_scale, fit_square_tables, generate, loss, loss_with_tables, tune, Sample, SelfPlay,
+    fit_scale, fit_tables, formations_of_men, generate, loss, loss_with_tables, tune, Fitted, Sample,
+    SelfPlay,
 };
-use checkers_engine::{Level, Weights};
+use checkers_engine::{Formations, Level, Weights};
 use checkers_rules::{to_fen, Position, Variant};
 
 fn main() {
@@ -129,44 +131,104 @@ fn fit_squares(args: &[String]) {
     let scale = fit_scale(&train, &weights);
     eprintln!("{} training positions, {} held out; scale {scale:.3}", train.len(), held.len());
     eprintln!("before: train {:.6} held {:.6}", loss(&train, &weights, scale), loss(&held, &weights, scale));
-    let (tables, fitted) = fit_square_tables(&train, &weights, scale, epochs, &mut |e, l| {
+    let fit = fit_tables(&train, &weights, scale, epochs, &mut |e, l| {
         if e % 50 == 0 {
             eprintln!("epoch {e}: train {l:.6}");
         }
     });
     eprintln!(
-        "squares alone: train {:.6} held {:.6}",
-        loss_with_tables(&train, &weights, &tables, scale),
-        loss_with_tables(&held, &weights, &tables, scale)
+        "tables alone: train {:.6} held {:.6}",
+        loss_with_tables(&train, &weights, &fit, scale),
+        loss_with_tables(&held, &weights, &fit, scale)
     );
     eprintln!(
         "with the weights: train {:.6} held {:.6}",
-        loss_with_tables(&train, &fitted, &tables, scale),
-        loss_with_tables(&held, &fitted, &tables, scale)
+        loss_with_tables(&train, &fit.weights, &fit, scale),
+        loss_with_tables(&held, &fit.weights, &fit, scale)
     );
-    println!("{fitted:#?}");
-    println!("SquareValues {{");
-    // Counted from the owner's side, with the current values added (the fit is on top of them).
-    for ((name, fitted), (_, current)) in tables.named().into_iter().zip(weights.square_values().named()) {
-        let values: Vec<String> =
-            (0..64).map(|i| (fitted[i].round() as i64 + i64::from(current[i])).to_string()).collect();
-        println!("    {name}: [{}],", values.join(", "));
+    print!("{}", fitted_source(variant, &weights, &fit));
+}
+
+/// The Rust source of the evaluation's fitted values for `variant` (the file
+/// `crates/engine/src/eval/VARIANT.rs`): the current values with the fit's changes added, the
+/// men's square values moved into their formations.
+fn fitted_source(variant: Variant, current: &Weights, fit: &Fitted) -> String {
+    use std::fmt::Write;
+    let name = variant.name().to_uppercase();
+    let squares = current.square_values();
+    let moved = formations_of_men(&squares);
+    let formations = current.formations.map_or(Formations::ZERO, |f| f.values);
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "//! The {} evaluation's fitted values, written by `checkers-tune fit-squares` (the",
+        variant.name()
+    );
+    let _ = writeln!(
+        out,
+        "//! man is the unit: 100). Tables count squares from the owner's side: rank 1 first, file a"
+    );
+    let _ = writeln!(out, "//! on the left. Regenerate rather than edit by hand.");
+    let _ = writeln!(out);
+    let _ =
+        writeln!(out, "use super::{{BlendedFormations, BlendedSquares, Formations, SquareValues, Weights}};");
+    let _ = writeln!(out);
+    let _ = writeln!(out, "impl Weights {{");
+    let _ = writeln!(out, "    pub const {name}: Weights = Weights {{");
+    for (n, value) in Weights::NAMES.iter().zip(fit.weights.clone().values_mut()) {
+        let _ = writeln!(out, "        {n}: {value},");
     }
-    println!("}}");
-    for (name, t) in tables.named() {
-        eprintln!("{name} (fitted change, White's side, rank 8 at the top):");
-        for rank in (0..8).rev() {
+    let _ = writeln!(out, "        squares: Some(&SQUARES_BLENDED),");
+    let _ = writeln!(out, "        formations: Some(&FORMATIONS_BLENDED),");
+    let _ = writeln!(out, "    }};");
+    let _ = writeln!(out, "}}");
+    let _ = writeln!(out);
+    let _ = writeln!(out, "const SQUARES_BLENDED: BlendedSquares = SQUARES.blend();");
+    let _ = writeln!(out, "const FORMATIONS_BLENDED: BlendedFormations = FORMATIONS.blend();");
+    let _ = writeln!(out);
+    let _ = writeln!(out, "/// Kings by square (the men are valued by formation).");
+    let _ = writeln!(out, "#[rustfmt::skip]");
+    let _ = writeln!(out, "const SQUARES: SquareValues = SquareValues {{");
+    for ((table, change), (_, was)) in fit.squares.named().into_iter().zip(squares.named()) {
+        let men = table.starts_with("men");
+        let _ = writeln!(out, "    {table}: [");
+        for rank in 0..8 {
             let row: Vec<String> = (0..8)
                 .map(|f| {
                     let sq = rank * 8 + f;
-                    if (0xAA55_AA55_AA55_AA55u64 >> sq) & 1 == 1 {
-                        format!("{:5.0}", t[sq])
-                    } else {
-                        "    .".to_string()
-                    }
+                    if men { 0 } else { i64::from(was[sq]) + change[sq].round() as i64 }.to_string()
                 })
                 .collect();
-            eprintln!("{}", row.join(""));
+            let _ = writeln!(out, "        {},", row.join(", "));
         }
+        let _ = writeln!(out, "    ],");
     }
+    let _ = writeln!(out, "}};");
+    let _ = writeln!(out);
+    let _ = writeln!(out, "/// Men by formation: per pair of ranks, 16 rows of 16 formations.");
+    let _ = writeln!(out, "#[rustfmt::skip]");
+    let _ = writeln!(out, "const FORMATIONS: Formations = Formations {{");
+    for (table, change, was, men) in [
+        ("full", &fit.formations.full, &formations.full, &moved.full),
+        ("empty", &fit.formations.empty, &formations.empty, &moved.empty),
+    ] {
+        let _ = writeln!(out, "    {table}: [");
+        for pair in 0..4 {
+            let _ = writeln!(out, "        [");
+            for row in 0..16 {
+                let values: Vec<String> = (0..16)
+                    .map(|i| {
+                        let i = row * 16 + i;
+                        (i64::from(was[pair][i]) + (men[pair][i] + change[pair][i]).round() as i64)
+                            .to_string()
+                    })
+                    .collect();
+                let _ = writeln!(out, "            {},", values.join(", "));
+            }
+            let _ = writeln!(out, "        ],");
+        }
+        let _ = writeln!(out, "    ],");
+    }
+    let _ = writeln!(out, "}};");
+    out
 }
