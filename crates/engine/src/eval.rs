@@ -198,27 +198,31 @@ pub struct BlendedSquares {
 }
 
 /// Values for a side's men by formation: the eight dark squares of two neighbouring ranks
-/// (ranks 1-2, 3-4, 5-6 and 7-8, as the owner sees them) index a table of 256 values, at a full
-/// board and at an empty one (blended by the number of pieces, as square values are). A
-/// formation's value can be the sum of its men's square values, and can say more: which men
+/// (ranks 1-2, 2-3, ... 7-8, as the owner sees them: seven overlapping pairs) index a table of
+/// 256 values, at a full board and at an empty one (blended by the number of pieces, as square
+/// values are). Formations can hold the men's square values as sums, and say more: which men
 /// stand together (a bridge, a triangle, a hole behind a man).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Formations<T = i16> {
-    /// By pair of ranks, then by [`formation_indices`]' byte.
-    pub full: [[T; 256]; 4],
-    pub empty: [[T; 256]; 4],
+    /// By pair of ranks, then by [`formation_indices`].
+    pub full: [[T; 256]; FORMATION_PAIRS],
+    pub empty: [[T; 256]; FORMATION_PAIRS],
 }
 
+/// Pairs of neighbouring ranks.
+pub const FORMATION_PAIRS: usize = 7;
+
 impl Formations {
-    pub const ZERO: Formations = Formations { full: [[0; 256]; 4], empty: [[0; 256]; 4] };
+    pub const ZERO: Formations =
+        Formations { full: [[0; 256]; FORMATION_PAIRS], empty: [[0; 256]; FORMATION_PAIRS] };
 
     /// The values blended for every number of pieces on the board (0-24).
     pub const fn blend(&self) -> BlendedFormations {
-        let mut blended = [[[0i16; 256]; 4]; 25];
+        let mut blended = [[[0i16; 256]; FORMATION_PAIRS]; 25];
         let mut pieces = 0;
         while pieces <= 24 {
             let mut pair = 0;
-            while pair < 4 {
+            while pair < FORMATION_PAIRS {
                 let mut i = 0;
                 while i < 256 {
                     blended[pieces][pair][i] = blend(self.full[pair][i], self.empty[pair][i], pieces as i32);
@@ -237,22 +241,28 @@ impl Formations {
 pub struct BlendedFormations {
     /// The values they were blended from.
     pub values: Formations,
-    blended: [[[i16; 256]; 4]; 25],
+    blended: [[[i16; 256]; FORMATION_PAIRS]; 25],
 }
 
 /// The formations of a set of men seen from its owner's side (in White's bit order: Black's
-/// men turned half a turn first): byte `2k` of the result indexes ranks `2k+1` and `2k+2`,
-/// the lower rank's four dark squares (file a side first) in its low four bits.
+/// men turned half a turn first), by pair of ranks: entry `p` indexes ranks `p + 1` and
+/// `p + 2`, the lower rank's four dark squares (file a side first) in its low four bits.
 #[inline(always)]
-pub fn formation_indices(men: u64) -> u64 {
-    // The dark squares of ranks 1, 3, 5, 7 (files a, c, e, g); ranks 2, 4, 6, 8 (files b, d,
-    // f, h) shifted onto them. Each rank's four bits are then packed together.
-    const LOWER_RANKS: u64 = 0x0055_0055_0055_0055;
+pub fn formation_indices(men: u64) -> [usize; FORMATION_PAIRS] {
+    // Four squares of a rank sit two bits apart once each rank's dark squares are moved onto
+    // files a, c, e, g; packing squeezes them together. Ranks 1, 3, 5, 7 are there already,
+    // ranks 2, 4, 6, 8 are a step (9 bits) away; the overlapping pairs start a rank higher.
+    const EVERY_OTHER_RANK: u64 = 0x0055_0055_0055_0055;
     let pack = |x: u64| {
         let x = (x | (x >> 1)) & 0x3333_3333_3333_3333;
         (x | (x >> 2)) & 0x0F0F_0F0F_0F0F_0F0F
     };
-    pack(men & LOWER_RANKS) | (pack((men >> 9) & LOWER_RANKS) << 4)
+    let aligned = pack(men & EVERY_OTHER_RANK) | (pack((men >> 9) & EVERY_OTHER_RANK) << 4);
+    let offset = pack((men >> 9) & EVERY_OTHER_RANK) | (pack((men >> 16) & EVERY_OTHER_RANK) << 4);
+    std::array::from_fn(|p| {
+        let lanes = if p % 2 == 0 { aligned } else { offset };
+        (lanes >> (16 * (p / 2))) as usize & 0xFF
+    })
 }
 
 impl Weights {
@@ -541,8 +551,8 @@ fn side_terms<H: Heading>(w: &Weights, s: Side, pieces: i32) -> i32 {
     if let Some(formations) = w.formations {
         let table = &formations.blended[pieces as usize];
         let indices = formation_indices(H::own_view(s.men));
-        for (pair, values) in table.iter().enumerate() {
-            score += i32::from(values[(indices >> (16 * pair)) as usize & 0xFF]);
+        for (values, &i) in table.iter().zip(&indices) {
+            score += i32::from(values[i]);
         }
     }
 
@@ -752,7 +762,7 @@ mod tests {
         // score the same for either colour; the tables are not all zero.
         let w = &Weights::ENGLISH;
         assert!(w.square_values().kings_full.iter().any(|&v| v != 0));
-        assert!(w.formations.is_some_and(|f| f.values.full[1].iter().any(|&v| v != 0)));
+        assert!(w.formations.is_some_and(|f| f.values.full.iter().flatten().any(|&v| v != 0)));
         let white = Position::from_fen(Variant::English, "W:W14,22,25,29,K1:BK32").unwrap();
         let black = Position::from_fen(Variant::English, "B:WK1:B4,8,11,19,K32").unwrap();
         assert_eq!(evaluate(&white), evaluate(&black));
@@ -762,9 +772,10 @@ mod tests {
     fn formation_indices_pack_two_ranks_a_byte() {
         // a1, c1 (rank 1) and b2, h2 (rank 2); a3 (rank 3).
         let men = 1 | 1 << 2 | 1 << 9 | 1 << 15 | 1 << 16;
-        assert_eq!(formation_indices(men), 0b1001_0011 | 1 << 16);
-        // h8 seen from Black's side is its a1.
-        assert_eq!(formation_indices(turned(1 << 63)), 1);
+        assert_eq!(formation_indices(men), [0b1001_0011, 0b0001_1001, 0b0001, 0, 0, 0, 0]);
+        // h8 seen from Black's side is its a1; h8 itself is the last square of ranks 7-8.
+        assert_eq!(formation_indices(turned(1 << 63)), [1, 0, 0, 0, 0, 0, 0]);
+        assert_eq!(formation_indices(1 << 63), [0, 0, 0, 0, 0, 0, 0b1000_0000]);
     }
 
     #[test]

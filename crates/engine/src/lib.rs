@@ -37,6 +37,7 @@ pub use bench::{bench, BenchLine, BenchSummary, BENCH_DEPTH, BENCH_POSITIONS};
 pub use engine::{Engine, EngineOptions, SearchInfo, SearchResult};
 pub use eval::{
     evaluate_with, formation_indices, BlendedFormations, BlendedSquares, Formations, SquareValues, Weights,
+    FORMATION_PAIRS,
 };
 pub use level::{hint, judge, DrawAnswer, Level, LevelError};
 pub use limits::{Clock, Limits, StopHandle};

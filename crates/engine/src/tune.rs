@@ -13,7 +13,7 @@
 use checkers_rules::{Color, Game, Position, Variant};
 
 use crate::engine::{Engine, EngineOptions};
-use crate::eval::{evaluate_with, formation_indices, Formations, SquareValues, Weights};
+use crate::eval::{evaluate_with, formation_indices, Formations, SquareValues, Weights, FORMATION_PAIRS};
 use crate::level::Level;
 use crate::limits::{Limits, StopHandle};
 use crate::search::mix;
@@ -222,10 +222,10 @@ pub struct Fitted {
     pub weights: Weights,
 }
 
-/// The fit's parameters: the four square tables of 64, then the two formation tables of four
-/// pairs of ranks by 256, then the weights.
+/// The fit's parameters: the four square tables of 64, then the two formation tables (full,
+/// empty) by pair of ranks and formation, then the weights.
 const SQUARE_PARAMS: usize = 4 * 64;
-const FORMATION_PARAMS: usize = 2 * 4 * 256;
+const FORMATION_PARAMS: usize = 2 * FORMATION_PAIRS * 256;
 const TABLE_PARAMS: usize = SQUARE_PARAMS + FORMATION_PARAMS;
 
 fn flat(squares: &SquareTables, formations: &FormationTables) -> Vec<f64> {
@@ -239,7 +239,7 @@ fn flat(squares: &SquareTables, formations: &FormationTables) -> Vec<f64> {
 fn from_flat(v: &[f64]) -> (SquareTables, FormationTables) {
     let square = |i: usize| -> [f64; 64] { v[i * 64..(i + 1) * 64].try_into().unwrap_or([0.0; 64]) };
     let pair = |t: usize, p: usize| -> [f64; 256] {
-        let at = SQUARE_PARAMS + (t * 4 + p) * 256;
+        let at = SQUARE_PARAMS + (t * FORMATION_PAIRS + p) * 256;
         v[at..at + 256].try_into().unwrap_or([0.0; 256])
     };
     (
@@ -272,26 +272,28 @@ fn table_features(position: &Position, mut f: impl FnMut(usize, f64)) {
         }
         let men = bits & !kings;
         let indices = formation_indices(if turn { men.reverse_bits() } else { men });
-        for pair in 0..4 {
-            let i = (indices >> (16 * pair)) as usize & 0xFF;
+        for (pair, i) in indices.into_iter().enumerate() {
             f(SQUARE_PARAMS + pair * 256 + i, sign * full);
-            f(SQUARE_PARAMS + (4 + pair) * 256 + i, sign * empty);
+            f(SQUARE_PARAMS + (FORMATION_PAIRS + pair) * 256 + i, sign * empty);
         }
     }
 }
 
 /// The formation values that say what `squares` say of the men (a formation is worth the sum
-/// of its men's square values).
+/// of its men's square values; the pairs of ranks 1-2, 3-4, 5-6 and 7-8 hold them).
 pub fn formations_of_men(squares: &SquareValues) -> FormationTables {
-    let table = |values: &[i16; 64]| -> [[f64; 256]; 4] {
+    let table = |values: &[i16; 64]| -> [[f64; 256]; FORMATION_PAIRS] {
         std::array::from_fn(|pair| {
             std::array::from_fn(|i| {
+                if pair % 2 == 1 {
+                    return 0.0;
+                }
                 (0..8)
                     .filter(|bit| i >> bit & 1 == 1)
                     .map(|bit| {
-                        // Bits 0-3: the lower rank's files a, c, e, g; bits 4-7: the upper's b, d, f, h.
-                        let (rank, file) =
-                            if bit < 4 { (2 * pair, 2 * bit) } else { (2 * pair + 1, 2 * (bit - 4) + 1) };
+                        // Bits 0-3: the lower rank's dark squares, file a side first; 4-7: the upper's.
+                        let rank = pair + bit / 4;
+                        let file = 2 * (bit % 4) + rank % 2;
                         f64::from(values[rank * 8 + file])
                     })
                     .sum()
@@ -416,8 +418,7 @@ mod tests {
     fn the_fit_finds_a_square_that_wins() {
         // Relabel real positions: White wins exactly when a white man stands on d4 (bit 27)
         // and Black when a black man stands on its own d4 (turned: bit 36). Of all the
-        // squares, formations holding d4 must gain the most: d4 is in ranks 3-4 (pair 1), the
-        // upper rank's second dark square (bit 5 of the formation).
+        // squares, formations holding d4 must gain the most.
         let mut samples = generate(Variant::English, 12, SelfPlay::Nodes(500), 3, &mut |_, _| {});
         for s in &mut samples {
             let white = s.position.men_of(Color::White).bits() >> 27 & 1 == 1;
@@ -434,7 +435,10 @@ mod tests {
                 kings_full: [0.0; 64],
                 kings_empty: [0.0; 64],
             },
-            formations: Formations { full: [[0.0; 256]; 4], empty: [[0.0; 256]; 4] },
+            formations: Formations {
+                full: [[0.0; 256]; FORMATION_PAIRS],
+                empty: [[0.0; 256]; FORMATION_PAIRS],
+            },
             weights,
         };
         let before = loss_with_tables(&samples, &weights, &nothing, scale);
@@ -450,8 +454,14 @@ mod tests {
             with.iter().map(|&i| value(i)).sum::<f64>() / 128.0
                 - without.iter().map(|&i| value(i)).sum::<f64>() / 128.0
         };
-        let best = (0..32).max_by(|&a, &b| gain(a / 8, a % 8).total_cmp(&gain(b / 8, b % 8)));
-        assert_eq!(best, Some(8 + 5), "{:?}", (0..32).map(|a| gain(a / 8, a % 8)).collect::<Vec<_>>());
+        let all = 0..8 * FORMATION_PAIRS;
+        let best = all.clone().max_by(|&a, &b| gain(a / 8, a % 8).total_cmp(&gain(b / 8, b % 8)));
+        let d4 = [2 * 8 + 5, 3 * 8 + 1]; // ranks 3-4, upper rank's second; ranks 4-5, lower's second
+        assert!(
+            best.is_some_and(|b| d4.contains(&b)),
+            "{best:?}: {:?}",
+            all.map(|a| gain(a / 8, a % 8)).collect::<Vec<_>>()
+        );
     }
 
     #[test]
@@ -465,8 +475,7 @@ mod tests {
         {
             let own = if turn { men.reverse_bits() } else { men };
             let indices = formation_indices(own);
-            let by_formation: f64 =
-                (0..4).map(|p| formations.full[p][(indices >> (16 * p)) as usize & 0xFF]).sum();
+            let by_formation: f64 = indices.iter().enumerate().map(|(p, &i)| formations.full[p][i]).sum();
             let by_square: f64 =
                 (0..64).filter(|sq| own >> sq & 1 == 1).map(|sq| f64::from(squares.men_full[sq])).sum();
             assert_eq!(by_formation, by_square);

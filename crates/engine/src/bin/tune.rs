@@ -16,7 +16,7 @@ use checkers_engine::tune::{
     fit_scale, fit_tables, formations_of_men, generate, loss, loss_with_tables, tune, Fitted, Sample,
     SelfPlay,
 };
-use checkers_engine::{Formations, Level, Weights};
+use checkers_engine::{Formations, Level, Weights, FORMATION_PAIRS};
 use checkers_rules::{to_fen, Position, Variant};
 
 fn main() {
@@ -205,7 +205,10 @@ fn fitted_source(variant: Variant, current: &Weights, fit: &Fitted) -> String {
     }
     let _ = writeln!(out, "}};");
     let _ = writeln!(out);
-    let _ = writeln!(out, "/// Men by formation: per pair of ranks, 16 rows of 16 formations.");
+    let _ = writeln!(
+        out,
+        "/// Men by formation: per pair of ranks (1-2, 2-3, ... 7-8), 16 rows of 16 formations."
+    );
     let _ = writeln!(out, "#[rustfmt::skip]");
     let _ = writeln!(out, "const FORMATIONS: Formations = Formations {{");
     for (table, change, was, men) in [
@@ -213,7 +216,7 @@ fn fitted_source(variant: Variant, current: &Weights, fit: &Fitted) -> String {
         ("empty", &fit.formations.empty, &formations.empty, &moved.empty),
     ] {
         let _ = writeln!(out, "    {table}: [");
-        for pair in 0..4 {
+        for pair in 0..FORMATION_PAIRS {
             let _ = writeln!(out, "        [");
             for row in 0..16 {
                 let values: Vec<String> = (0..16)
