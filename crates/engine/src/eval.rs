@@ -5,10 +5,12 @@
 //! White's turned half a turn (which keeps double corners where they belong). The terms:
 //! material, back-rank defence, centre, structure (men backed from behind), development and
 //! tempo (advancing men as the board empties), mobility, runaway men, trapped kings, for
-//! Russian the long diagonals kings want, and in English a value for each square a man or a
-//! king stands on, fitted to self-play results with the weights (`checkers-tune
-//! fit-squares`). Then endgame knowledge scales or replaces the sum: kings-only endings that
-//! are known draws score near zero, and the side ahead is told to trade down and to close in.
+//! Russian the long diagonals kings want. English adds fitted tables (`checkers-tune
+//! fit-squares`, in `eval/english.rs`): a value for each square a king stands on and for each
+//! formation of men on two neighbouring ranks, and terms for men crowded on one half of the
+//! board and for pieces of the side to move that the opponent threatens to take. Then endgame
+//! knowledge scales or replaces the sum: kings-only endings that are known draws score near
+//! zero, and the side ahead is told to trade down and to close in.
 
 use checkers_rules::{Color, Position, Variant};
 
