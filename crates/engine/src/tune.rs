@@ -132,23 +132,25 @@ fn sigmoid(score: f64, scale: f64) -> f64 {
 
 /// Mean squared error of the predicted targets.
 pub fn loss(samples: &[Sample], weights: &Weights, scale: f64) -> f64 {
-    let total: f64 = samples
-        .iter()
-        .map(|s| {
-            let d = s.target(scale) - sigmoid(white_eval(s, weights), scale);
-            d * d
-        })
-        .sum();
-    total / samples.len().max(1) as f64
+    mean_squared_error(samples, weights, scale, |s| s.target(scale))
 }
 
 /// Mean squared error of the predicted game results alone (for fitting the scale, which the
 /// targets depend on).
 fn result_loss(samples: &[Sample], weights: &Weights, scale: f64) -> f64 {
+    mean_squared_error(samples, weights, scale, |s| s.result)
+}
+
+fn mean_squared_error(
+    samples: &[Sample],
+    weights: &Weights,
+    scale: f64,
+    target: impl Fn(&Sample) -> f64,
+) -> f64 {
     let total: f64 = samples
         .iter()
         .map(|s| {
-            let d = s.result - sigmoid(white_eval(s, weights), scale);
+            let d = target(s) - sigmoid(white_eval(s, weights), scale);
             d * d
         })
         .sum();
