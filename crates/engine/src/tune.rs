@@ -2,13 +2,14 @@
 //!
 //! The data are generated here, never downloaded: games of the engine against itself (at a
 //! level, or the full engine under a node budget) from randomised openings; every quiet
-//! position of a game is labelled with the game's result. Two fits lower the mean squared
-//! error between the results and a logistic curve of the evaluation (Texel's method), after
-//! first fitting the curve's scale to the current evaluation:
+//! position of a game is labelled with the game's result and, under a node budget, the score
+//! the search gave it. Two fits lower the mean squared error between a target (see
+//! [`Sample::target`]) and a logistic curve of the evaluation (Texel's method), after first
+//! fitting the curve's scale to the current evaluation and the results:
 //! - [`tune`] adjusts one weight at a time (coordinate descent);
-//! - [`fit_square_tables`] fits values per square for men and kings at both ends of the game,
-//!   together with changes to every weight, by gradient descent (the evaluation is linear in
-//!   all of them).
+//! - [`fit_tables`] fits values per square for kings and per formation for men at both ends
+//!   of the game, together with changes to the weights, by gradient descent (the evaluation is
+//!   linear in all of them).
 
 use checkers_rules::{Color, Game, Position, Variant};
 
@@ -57,7 +58,7 @@ pub enum SelfPlay {
 }
 
 /// Plays `games` self-play games of `variant` from openings randomised by `seed` (a few
-/// random moves first) and returns their quiet positions with results.
+/// random moves first) and returns their quiet positions with results (and search scores).
 pub fn generate(
     variant: Variant,
     games: usize,
