@@ -153,85 +153,76 @@ fn fit_squares(args: &[String]) {
 /// `crates/engine/src/eval/VARIANT.rs`): the current values with the fit's changes added, the
 /// men's square values moved into their formations.
 fn fitted_source(variant: Variant, current: &Weights, fit: &Fitted) -> String {
-    use std::fmt::Write;
-    let name = variant.name().to_uppercase();
     let squares = current.square_values();
     let moved = formations_of_men(&squares);
     let formations = current.formations.map_or(Formations::ZERO, |f| f.values);
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "//! The {} evaluation's fitted values, written by `checkers-tune fit-squares` (the",
-        variant.name()
-    );
-    let _ = writeln!(
-        out,
-        "//! man is the unit: 100). Tables count squares from the owner's side: rank 1 first, file a"
-    );
-    let _ = writeln!(out, "//! on the left. Regenerate rather than edit by hand.");
-    let _ = writeln!(out);
-    let _ =
-        writeln!(out, "use super::{{BlendedFormations, BlendedSquares, Formations, SquareValues, Weights}};");
-    let _ = writeln!(out);
-    let _ = writeln!(out, "impl Weights {{");
-    let _ = writeln!(out, "    pub const {name}: Weights = Weights {{");
-    for (n, value) in Weights::NAMES.iter().zip(fit.weights.clone().values_mut()) {
-        let _ = writeln!(out, "        {n}: {value},");
-    }
-    let _ = writeln!(out, "        squares: Some(&SQUARES_BLENDED),");
-    let _ = writeln!(out, "        formations: Some(&FORMATIONS_BLENDED),");
-    let _ = writeln!(out, "    }};");
-    let _ = writeln!(out, "}}");
-    let _ = writeln!(out);
-    let _ = writeln!(out, "const SQUARES_BLENDED: BlendedSquares = SQUARES.blend();");
-    let _ = writeln!(out, "const FORMATIONS_BLENDED: BlendedFormations = FORMATIONS.blend();");
-    let _ = writeln!(out);
-    let _ = writeln!(out, "/// Kings by square (the men are valued by formation).");
-    let _ = writeln!(out, "#[rustfmt::skip]");
-    let _ = writeln!(out, "const SQUARES: SquareValues = SquareValues {{");
-    for ((table, change), (_, was)) in fit.squares.named().into_iter().zip(squares.named()) {
-        let men = table.starts_with("men");
-        let _ = writeln!(out, "    {table}: [");
-        for rank in 0..8 {
-            let row: Vec<String> = (0..8)
-                .map(|f| {
-                    let sq = rank * 8 + f;
-                    if men { 0 } else { i64::from(was[sq]) + change[sq].round() as i64 }.to_string()
-                })
-                .collect();
-            let _ = writeln!(out, "        {},", row.join(", "));
-        }
-        let _ = writeln!(out, "    ],");
-    }
-    let _ = writeln!(out, "}};");
-    let _ = writeln!(out);
-    let _ = writeln!(
-        out,
-        "/// Men by formation: per pair of ranks (1-2, 2-3, ... 7-8), 16 rows of 16 formations."
-    );
-    let _ = writeln!(out, "#[rustfmt::skip]");
-    let _ = writeln!(out, "const FORMATIONS: Formations = Formations {{");
-    for (table, change, was, men) in [
+    let mut weights = fit.weights;
+    let weight_lines: String = Weights::NAMES
+        .iter()
+        .zip(weights.values_mut())
+        .map(|(n, v)| format!("        {n}: {v},\n"))
+        .collect();
+    let square_tables: String = fit
+        .squares
+        .named()
+        .into_iter()
+        .zip(squares.named())
+        .map(|((table, change), (_, was))| {
+            let men = table.starts_with("men");
+            let values =
+                (0..64).map(|sq| if men { 0 } else { i64::from(was[sq]) + change[sq].round() as i64 });
+            format!("    {table}: [\n{}    ],\n", rows(values, 8, 8))
+        })
+        .collect();
+    let formation_tables: String = [
         ("full", &fit.formations.full, &formations.full, &moved.full),
         ("empty", &fit.formations.empty, &formations.empty, &moved.empty),
-    ] {
-        let _ = writeln!(out, "    {table}: [");
-        for pair in 0..FORMATION_PAIRS {
-            let _ = writeln!(out, "        [");
-            for row in 0..16 {
-                let values: Vec<String> = (0..16)
-                    .map(|i| {
-                        let i = row * 16 + i;
-                        (i64::from(was[pair][i]) + (men[pair][i] + change[pair][i]).round() as i64)
-                            .to_string()
-                    })
-                    .collect();
-                let _ = writeln!(out, "            {},", values.join(", "));
-            }
-            let _ = writeln!(out, "        ],");
-        }
-        let _ = writeln!(out, "    ],");
-    }
-    let _ = writeln!(out, "}};");
-    out
+    ]
+    .into_iter()
+    .map(|(table, change, was, men)| {
+        let pairs: String = (0..FORMATION_PAIRS)
+            .map(|p| {
+                let values =
+                    (0..256).map(|i| i64::from(was[p][i]) + (men[p][i] + change[p][i]).round() as i64);
+                format!("        [\n{}        ],\n", rows(values, 16, 12))
+            })
+            .collect();
+        format!("    {table}: [\n{pairs}    ],\n")
+    })
+    .collect();
+    let (variant, name) = (variant.name(), variant.name().to_uppercase());
+    format!(
+        r#"//! The {variant} evaluation's fitted values, written by `checkers-tune fit-squares` (the
+//! man is the unit: 100). Tables count squares from the owner's side: rank 1 first, file a
+//! on the left. Regenerate rather than edit by hand.
+
+use super::{{BlendedFormations, BlendedSquares, Formations, SquareValues, Weights}};
+
+impl Weights {{
+    pub const {name}: Weights = Weights {{
+{weight_lines}        squares: Some(&SQUARES_BLENDED),
+        formations: Some(&FORMATIONS_BLENDED),
+    }};
+}}
+
+const SQUARES_BLENDED: BlendedSquares = SQUARES.blend();
+const FORMATIONS_BLENDED: BlendedFormations = FORMATIONS.blend();
+
+/// Kings by square (the men are valued by formation).
+#[rustfmt::skip]
+const SQUARES: SquareValues = SquareValues {{
+{square_tables}}};
+
+/// Men by formation: per pair of ranks (1-2, 2-3, ... 7-8), 16 rows of 16 formations.
+#[rustfmt::skip]
+const FORMATIONS: Formations = Formations {{
+{formation_tables}}};
+"#
+    )
+}
+
+/// `values` as lines of `per_row`, indented by `indent` spaces, each ending in a comma.
+fn rows(values: impl Iterator<Item = i64>, per_row: usize, indent: usize) -> String {
+    let values: Vec<String> = values.map(|v| v.to_string()).collect();
+    values.chunks(per_row).map(|row| format!("{:indent$}{},\n", "", row.join(", "))).collect()
 }
