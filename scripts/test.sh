@@ -12,4 +12,4 @@ fi
 cargo test --workspace --all-targets --no-fail-fast "$@"
 cargo test --workspace --doc
 # The evaluation tuner sits behind a cargo feature: its own tests.
-cargo test -p checkers-engine --features tune --lib tune
+cargo test -p checkers-engine --features tune --lib --bin checkers-tune tune
