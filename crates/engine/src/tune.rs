@@ -225,6 +225,14 @@ pub struct Fitted {
     pub weights: Weights,
 }
 
+impl Fitted {
+    /// A fit that changes nothing: every table change zero, the weights as given.
+    pub fn unchanged(weights: Weights) -> Fitted {
+        let (squares, formations) = from_flat(&[0.0; TABLE_PARAMS]);
+        Fitted { squares, formations, weights }
+    }
+}
+
 /// The fit's parameters: the four square tables of 64, then the two formation tables (full,
 /// empty) by pair of ranks and formation, then the weights.
 const SQUARE_PARAMS: usize = 4 * 64;
@@ -431,19 +439,7 @@ mod tests {
         }
         let weights = Weights::ENGLISH;
         let scale = fit_scale(&samples, &weights);
-        let nothing = Fitted {
-            squares: SquareValues {
-                men_full: [0.0; 64],
-                men_empty: [0.0; 64],
-                kings_full: [0.0; 64],
-                kings_empty: [0.0; 64],
-            },
-            formations: Formations {
-                full: [[0.0; 256]; FORMATION_PAIRS],
-                empty: [[0.0; 256]; FORMATION_PAIRS],
-            },
-            weights,
-        };
+        let nothing = Fitted::unchanged(weights);
         let before = loss_with_tables(&samples, &weights, &nothing, scale);
         let fit = fit_tables(&samples, &weights, scale, 150, &mut |_, _| {});
         let after = loss_with_tables(&samples, &fit.weights, &fit, scale);

@@ -230,24 +230,11 @@ fn rows(values: impl Iterator<Item = i64>, per_row: usize, indent: usize) -> Str
 #[cfg(test)]
 mod tests {
     use super::*;
-    use checkers_engine::tune::SquareTables;
 
     #[test]
     fn the_committed_english_values_are_what_the_tuner_writes() {
         // A fit that changes nothing writes the evaluation's own file back, byte for byte.
-        let nothing = Fitted {
-            squares: SquareTables {
-                men_full: [0.0; 64],
-                men_empty: [0.0; 64],
-                kings_full: [0.0; 64],
-                kings_empty: [0.0; 64],
-            },
-            formations: Formations {
-                full: [[0.0; 256]; FORMATION_PAIRS],
-                empty: [[0.0; 256]; FORMATION_PAIRS],
-            },
-            weights: Weights::ENGLISH,
-        };
+        let nothing = Fitted::unchanged(Weights::ENGLISH);
         let written = fitted_source(Variant::English, &Weights::ENGLISH, &nothing);
         assert_eq!(written, include_str!("../eval/english.rs"));
     }
