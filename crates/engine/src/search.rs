@@ -27,6 +27,8 @@ const LMR_DIVISOR: f64 = 1.6;
 /// Shallowest depth at which the transposition table is used: one ply from the horizon,
 /// probes cost a memory miss each and save less than that (measured with `checkers bench`).
 const TT_MIN_DEPTH: i32 = 2;
+/// Shallowest depth at which a node looks its children up in the table before searching them.
+const ETC_MIN_DEPTH: i32 = 4;
 const INFINITY: i32 = Score::WIN + 1;
 const WIN_BOUND: i32 = Score::WIN - Score::MAX_PLIES_TO_END;
 
@@ -509,6 +511,23 @@ impl<'a> Searcher<'a> {
             }));
         }
         self.order_moves(hash_move, ply);
+        // Enhanced transposition cutoff: a child the table already knows to be bad enough for
+        // the opponent (at its full depth) refutes this node before any child is searched;
+        // transpositions are common in checkers, where men only move forwards.
+        if keys_known && !pv_node && depth >= ETC_MIN_DEPTH {
+            let child_depth = depth - 1 + extension;
+            let here = &self.data.plies[ply];
+            for (generated, &child_key) in here.child_keys.iter().enumerate() {
+                if let Some(entry) = self.shared.tt.probe(child_key) {
+                    let score = -from_tt(entry.score, ply + 1);
+                    if entry.depth >= child_depth && entry.bound != Bound::Lower && score >= beta {
+                        let best = move_key(&here.moves[generated], generated);
+                        self.shared.tt.store(key, to_tt(score, ply), depth, Bound::Lower, Some(best));
+                        return score;
+                    }
+                }
+            }
+        }
 
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
