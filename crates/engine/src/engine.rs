@@ -81,6 +81,8 @@ pub struct Engine {
     options: EngineOptions,
     tt: TranspositionTable,
     threads: Vec<ThreadData>,
+    /// The hash key of the latest search's position (none after `new_game`).
+    last_root: Option<u64>,
 }
 
 impl Engine {
@@ -93,6 +95,7 @@ impl Engine {
             options,
             tt: TranspositionTable::new(options.hash_mb),
             threads: (0..options.threads).map(|_| ThreadData::new()).collect(),
+            last_root: None,
         }
     }
 
@@ -105,6 +108,16 @@ impl Engine {
     pub fn new_game(&mut self) {
         self.tt.clear();
         self.threads.iter_mut().for_each(ThreadData::clear);
+        self.last_root = None;
+    }
+
+    /// Whether a search of `position`, reached through `history`, continues the game of this
+    /// engine's latest search: that search's position is this one or one of the game's
+    /// earlier positions.
+    pub fn continues_game(&self, position: &Position, history: &[Position]) -> bool {
+        self.last_root.is_some_and(|key| {
+            position.hash_key() == key || history.iter().rev().any(|p| p.hash_key() == key)
+        })
     }
 
     /// Searches `position` within `limits` and returns the move to play.
@@ -139,6 +152,7 @@ impl Engine {
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
         let started = Instant::now();
+        self.last_root = Some(position.hash_key());
         let legal = position.legal_moves();
         match legal.len() {
             0 => {

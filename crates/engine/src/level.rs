@@ -5,7 +5,8 @@
 //! play the second-best of two nearly equal moves, as a club player would; levels 7-9 are
 //! the full engine under growing node budgets (level 9 about a second a move). Budgets are
 //! counted in nodes, not time, so a level plays the same on any machine, and with the same
-//! seed the same move (on a one-thread engine).
+//! seed the same move (on a one-thread engine that starts the game fresh: levels 7-9 keep
+//! their table from one move of a game to the next, so a whole game replays exactly).
 
 use std::fmt;
 use std::str::FromStr;
@@ -99,7 +100,9 @@ impl Level {
     }
 
     /// The move this level plays, or `None` if there is no legal move. Deterministic for a
-    /// given `seed` on a one-thread engine (it clears the engine's tables first).
+    /// given `seed` on a one-thread engine and the same earlier searches: the engine's tables
+    /// are cleared first unless this search continues the game of its latest one at a
+    /// full-strength level (7-9).
     pub fn choose_move(
         self,
         engine: &mut Engine,
@@ -135,7 +138,12 @@ impl Level {
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
         let s = self.settings();
-        engine.new_game();
+        // The full engine keeps what it learned on the game's earlier moves (the table holds
+        // positions, true in any game); a blurred level starts afresh, as its noise changes
+        // from move to move.
+        if s.noise != 0 || !engine.continues_game(position, history) {
+            engine.new_game();
+        }
         let seed = mix(seed ^ position.hash_key());
         let config = SearchConfig { eval_noise: s.noise, noise_seed: seed };
         let mut result = engine.search_with(position, history, &self.limits(), stop, config, on_info);

@@ -145,6 +145,39 @@ fn one_thread_under_a_node_budget_repeats_exactly() {
     }
 }
 
+/// Level 7 playing both sides of a short game on one engine, which keeps its table from
+/// move to move: the moves, seed by seed.
+fn level_game(variant: Variant, plies: usize) -> Vec<String> {
+    let level = Level::new(7).unwrap();
+    let mut e = engine();
+    let mut positions = vec![Position::start(variant)];
+    let mut moves = Vec::new();
+    for ply in 0..plies {
+        let (p, history) = positions.split_last().unwrap();
+        let Some(mv) = level.choose_move(&mut e, p, history, ply as u64) else { break };
+        moves.push(mv.to_pdn(p, SquareNotation::Numeric));
+        positions.push(p.play_unchecked(&mv));
+    }
+    moves
+}
+
+#[test]
+fn full_levels_keep_their_table_within_a_game_and_replay_it_exactly() {
+    let mut e = engine();
+    let start = Position::start(Variant::English);
+    e.search(&start, &[], &Limits::nodes(10_000), &StopHandle::new(), &mut |_| {});
+    let next = start.play_unchecked(&start.legal_moves()[0]);
+    assert!(e.continues_game(&start, &[]));
+    assert!(e.continues_game(&next, &[start]), "the game goes on");
+    let other = position(Variant::English, "B:W21,22,23:B10,11,12");
+    assert!(!e.continues_game(&other, &[]), "another game");
+    e.new_game();
+    assert!(!e.continues_game(&start, &[]), "a new game forgets");
+    for variant in Variant::ALL {
+        assert_eq!(level_game(variant, 12), level_game(variant, 12), "{variant:?}");
+    }
+}
+
 #[test]
 fn levels_repeat_for_a_seed_and_play_legal_moves() {
     for p in sample_positions(6) {
