@@ -120,6 +120,13 @@ impl Engine {
         })
     }
 
+    /// How deep the engine's table already knows `position`: the depth of the search that
+    /// stored it, or none if the table holds nothing for it (never searched, forgotten by
+    /// [`Engine::new_game`], or replaced by other positions).
+    pub fn known_depth(&self, position: &Position) -> Option<u32> {
+        self.tt.probe(position.hash_key()).map(|entry| entry.depth.max(0) as u32)
+    }
+
     /// Searches `position` within `limits` and returns the move to play.
     ///
     /// `history` holds the game's earlier positions, oldest first (each the position after

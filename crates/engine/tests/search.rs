@@ -176,6 +176,24 @@ fn full_levels_keep_their_table_within_a_game_and_replay_it_exactly() {
     for variant in Variant::ALL {
         assert_eq!(level_game(variant, 12), level_game(variant, 12), "{variant:?}");
     }
+
+    // Level 7 searches the start, then the position two plies on: the start (which the second
+    // search can never reach, men only go forward) is still in the table. Levels that blur
+    // their evaluation, and a search outside the game, start from an empty table.
+    let level = |n| Level::new(n).unwrap();
+    let after_two = |e: &mut Engine, n| {
+        e.new_game();
+        let first = level(n).choose_move(e, &start, &[], 1).unwrap();
+        let one = start.play_unchecked(&first);
+        let reply = one.legal_moves()[0];
+        let two = one.play_unchecked(&reply);
+        level(n).choose_move(e, &two, &[start, one], 2).unwrap();
+        e.known_depth(&start)
+    };
+    assert!(after_two(&mut e, 7).is_some_and(|d| d >= 4), "level 7 kept its table");
+    assert_eq!(after_two(&mut e, 6), None, "level 6 clears its table every move");
+    level(7).choose_move(&mut e, &other, &[], 3).unwrap();
+    assert_eq!(e.known_depth(&start), None, "another game clears the table");
 }
 
 #[test]
