@@ -12,6 +12,8 @@
 //! knowledge scales or replaces the sum: kings-only endings that are known draws score near
 //! zero, and the side ahead is told to trade down and to close in.
 
+use std::fmt;
+
 use checkers_rules::{Color, Position, Variant};
 
 /// `Weights::ENGLISH`, fitted.
@@ -127,6 +129,9 @@ pub struct Weights {
     /// Values of the men's formations (`checkers-tune fit-squares`), none for a variant
     /// without them.
     pub formations: Option<&'static BlendedFormations>,
+    /// Values of the men of both sides together on two neighbouring ranks
+    /// (`checkers-tune fit-squares`), none for a variant without them.
+    pub patterns: Option<Patterns>,
 }
 
 /// A value for each square a man or a king stands on, at a full board and at an empty one
@@ -267,6 +272,76 @@ pub fn formation_indices(men: u64) -> [usize; FORMATION_PAIRS] {
     })
 }
 
+/// The states of the eight dark squares of two neighbouring ranks: each empty, holding an own
+/// man or an enemy man (3^8).
+pub const PATTERN_STATES: usize = 6561;
+/// The size of a pattern file: for each pair of ranks and state, the value at a full board
+/// and at an empty one, little-endian `i16`s.
+pub const PATTERN_BYTES: usize = FORMATION_PAIRS * PATTERN_STATES * 2 * 2;
+
+/// Values for the men of both sides on two neighbouring ranks, seen from one side (the same
+/// pairs of ranks as [`Formations`]): where formations value a side's men by how they stand
+/// together, patterns value them by how they meet the enemy's (a man held by one in front,
+/// an exchange offered, a hole the enemy can enter). Fitted values, read straight from the
+/// bytes the tuner wrote (the table is too large for source).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Patterns {
+    bytes: &'static [u8; PATTERN_BYTES],
+}
+
+impl fmt::Debug for Patterns {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let used = (0..FORMATION_PAIRS * PATTERN_STATES).filter(|&i| self.at(i) != (0, 0)).count();
+        write!(f, "Patterns {{ {used} states with a value }}")
+    }
+}
+
+impl Patterns {
+    pub const fn new(bytes: &'static [u8; PATTERN_BYTES]) -> Patterns {
+        Patterns { bytes }
+    }
+
+    /// The values (full board, empty board) of state `state` on pair of ranks `pair`, as
+    /// indexed by [`pattern_index`].
+    #[inline(always)]
+    pub fn values(&self, pair: usize, state: usize) -> (i16, i16) {
+        self.at(pair * PATTERN_STATES + state)
+    }
+
+    #[inline(always)]
+    fn at(&self, entry: usize) -> (i16, i16) {
+        let b = &self.bytes[entry * 4..entry * 4 + 4];
+        (i16::from_le_bytes([b[0], b[1]]), i16::from_le_bytes([b[2], b[3]]))
+    }
+}
+
+/// For each set of a rank pair's eight squares (a formation), the sum of 3^k over its squares.
+const TERNARY: [u16; 256] = {
+    let mut t = [0u16; 256];
+    let mut set = 0;
+    while set < 256 {
+        let (mut bit, mut power, mut sum) = (0, 1u16, 0u16);
+        while bit < 8 {
+            if set >> bit & 1 == 1 {
+                sum += power;
+            }
+            power *= 3;
+            bit += 1;
+        }
+        t[set] = sum;
+        set += 1;
+    }
+    t
+};
+
+/// The pattern state of a pair of ranks from the formations (see [`formation_indices`]) of a
+/// side's men and of the enemy's, both seen from the side: each square 0 (empty), 1 (own man)
+/// or 2 (enemy man), square k of the formation counting 3^k.
+#[inline(always)]
+pub fn pattern_index(own: usize, enemy: usize) -> usize {
+    usize::from(TERNARY[own & 0xFF]) + 2 * usize::from(TERNARY[enemy & 0xFF])
+}
+
 impl Weights {
     pub const RUSSIAN: Weights = Weights {
         man: 100,
@@ -288,6 +363,7 @@ impl Weights {
         double_threat: 0,
         squares: None,
         formations: None,
+        patterns: None,
     };
     /// The number of weights, for the tuner.
     pub const COUNT: usize = 17;
@@ -550,11 +626,23 @@ fn side_terms<H: Heading>(w: &Weights, s: Side, pieces: i32) -> i32 {
         }
     }
 
-    if let Some(formations) = w.formations {
-        let table = &formations.blended[pieces as usize];
+    if w.formations.is_some() || w.patterns.is_some() {
         let indices = formation_indices(H::own_view(s.men));
-        for (values, &i) in table.iter().zip(&indices) {
-            score += i32::from(values[i]);
+        if let Some(formations) = w.formations {
+            let table = &formations.blended[pieces as usize];
+            for (values, &i) in table.iter().zip(&indices) {
+                score += i32::from(values[i]);
+            }
+        }
+        if let Some(patterns) = w.patterns {
+            let enemy = formation_indices(H::own_view(s.enemy_men));
+            let (mut full, mut empty) = (0, 0);
+            for (pair, (&own, &theirs)) in indices.iter().zip(&enemy).enumerate() {
+                let (f, e) = patterns.values(pair, pattern_index(own, theirs));
+                full += i32::from(f);
+                empty += i32::from(e);
+            }
+            score += (full * fullness + empty * emptiness) / 24;
         }
     }
 
@@ -778,6 +866,30 @@ mod tests {
         // h8 seen from Black's side is its a1; h8 itself is the last square of ranks 7-8.
         assert_eq!(formation_indices(turned(1 << 63)), [1, 0, 0, 0, 0, 0, 0]);
         assert_eq!(formation_indices(1 << 63), [0, 0, 0, 0, 0, 0, 0b1000_0000]);
+    }
+
+    #[test]
+    fn patterns_value_men_of_both_sides_from_each_owner() {
+        // One valued state: on ranks 3-4 (pair 2), an own man on c3 (formation bit 1) with an
+        // enemy man diagonally in front of it on d4 (bit 5). Full board 40, empty board 16.
+        assert_eq!(pattern_index(0b10, 0b10_0000), 3 + 2 * 243);
+        let mut bytes = vec![0u8; PATTERN_BYTES];
+        let entry = 2 * PATTERN_STATES + pattern_index(0b10, 0b10_0000);
+        bytes[entry * 4..entry * 4 + 4].copy_from_slice(&[40, 0, 16, 0]);
+        let table: &'static [u8; PATTERN_BYTES] =
+            Box::leak(bytes.into_boxed_slice().try_into().expect("the pattern size"));
+        let base = Weights { patterns: None, ..Weights::ENGLISH };
+        let with = Weights { patterns: Some(Patterns::new(table)), ..base };
+        let gain = |fen: &str| {
+            let p = Position::from_fen(Variant::English, fen).expect("valid FEN");
+            evaluate_with(&p, &with) - evaluate_with(&p, &base)
+        };
+        // White's c3 is square 22, d4 is 18; Black's own c3 and d4 are White's f6 (11) and e5 (15).
+        // 8 pieces: (40 * 8 + 16 * 16) / 24 = 24.
+        assert_eq!(gain("W:W22,29,30,31:B18,1,2,3"), 24);
+        assert_eq!(gain("B:W22,29,30,31:B18,1,2,3"), -24, "the mover's view");
+        assert_eq!(gain("B:W15,30,31,32:B11,2,3,4"), 24, "Black's own c3 and d4");
+        assert_eq!(gain("W:W22,29,30,31:B17,1,2,3"), 0, "another state");
     }
 
     #[test]

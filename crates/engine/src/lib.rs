@@ -36,8 +36,8 @@ pub mod tune;
 pub use bench::{bench, BenchLine, BenchSummary, BENCH_DEPTH, BENCH_POSITIONS};
 pub use engine::{Engine, EngineOptions, SearchInfo, SearchResult};
 pub use eval::{
-    evaluate_with, formation_indices, BlendedFormations, BlendedSquares, Formations, SquareValues, Weights,
-    FORMATION_PAIRS,
+    evaluate_with, formation_indices, pattern_index, BlendedFormations, BlendedSquares, Formations, Patterns,
+    SquareValues, Weights, FORMATION_PAIRS, PATTERN_BYTES, PATTERN_STATES,
 };
 pub use level::{hint, judge, DrawAnswer, Level, LevelError};
 pub use limits::{Clock, Limits, StopHandle};

@@ -14,7 +14,10 @@
 use checkers_rules::{Color, Game, Position, Variant};
 
 use crate::engine::{Engine, EngineOptions};
-use crate::eval::{evaluate_with, formation_indices, Formations, SquareValues, Weights, FORMATION_PAIRS};
+use crate::eval::{
+    evaluate_with, formation_indices, pattern_index, Formations, SquareValues, Weights, FORMATION_PAIRS,
+    PATTERN_STATES,
+};
 use crate::level::Level;
 use crate::limits::{Limits, StopHandle};
 use crate::search::mix;
@@ -216,38 +219,47 @@ pub type SquareTables = SquareValues<f64>;
 /// Formation values as the fit holds them (see [`Formations`]).
 pub type FormationTables = Formations<f64>;
 
+/// Pattern values as the fit holds them: for each pair of ranks and state (see
+/// [`crate::Patterns`]), the value at a full board and at an empty one, in that order.
+pub type PatternTables = Vec<[f64; 2]>;
+
 /// What [`fit_tables`] finds: changes to the square values (kings only: the men are valued
-/// by formation), the formation values, and the weights.
+/// by formation), the formation values, the pattern values, and the weights.
 #[derive(Clone, Debug)]
 pub struct Fitted {
     pub squares: SquareTables,
     pub formations: FormationTables,
+    pub patterns: PatternTables,
     pub weights: Weights,
 }
 
 impl Fitted {
     /// A fit that changes nothing: every table change zero, the weights as given.
     pub fn unchanged(weights: Weights) -> Fitted {
-        let (squares, formations) = from_flat(&[0.0; TABLE_PARAMS]);
-        Fitted { squares, formations, weights }
+        let (squares, formations, patterns) = from_flat(&vec![0.0; TABLE_PARAMS]);
+        Fitted { squares, formations, patterns, weights }
     }
 }
 
 /// The fit's parameters: the four square tables of 64, then the two formation tables (full,
-/// empty) by pair of ranks and formation, then the weights.
+/// empty) by pair of ranks and formation, then the patterns by pair of ranks, state and
+/// (full, empty), then the weights.
 const SQUARE_PARAMS: usize = 4 * 64;
 const FORMATION_PARAMS: usize = 2 * FORMATION_PAIRS * 256;
-const TABLE_PARAMS: usize = SQUARE_PARAMS + FORMATION_PARAMS;
+const PATTERN_PARAMS: usize = FORMATION_PAIRS * PATTERN_STATES * 2;
+const PATTERNS_AT: usize = SQUARE_PARAMS + FORMATION_PARAMS;
+const TABLE_PARAMS: usize = PATTERNS_AT + PATTERN_PARAMS;
 
-fn flat(squares: &SquareTables, formations: &FormationTables) -> Vec<f64> {
+fn flat(squares: &SquareTables, formations: &FormationTables, patterns: &PatternTables) -> Vec<f64> {
     let mut v = [squares.men_full, squares.men_empty, squares.kings_full, squares.kings_empty].concat();
     for table in [&formations.full, &formations.empty] {
         v.extend(table.iter().flatten());
     }
+    v.extend(patterns.iter().flatten());
     v
 }
 
-fn from_flat(v: &[f64]) -> (SquareTables, FormationTables) {
+fn from_flat(v: &[f64]) -> (SquareTables, FormationTables, PatternTables) {
     let square = |i: usize| -> [f64; 64] { v[i * 64..(i + 1) * 64].try_into().unwrap_or([0.0; 64]) };
     let pair = |t: usize, p: usize| -> [f64; 256] {
         let at = SQUARE_PARAMS + (t * FORMATION_PAIRS + p) * 256;
@@ -261,11 +273,13 @@ fn from_flat(v: &[f64]) -> (SquareTables, FormationTables) {
             kings_empty: square(3),
         },
         Formations { full: std::array::from_fn(|p| pair(0, p)), empty: std::array::from_fn(|p| pair(1, p)) },
+        v[PATTERNS_AT..TABLE_PARAMS].chunks_exact(2).map(|c| [c[0], c[1]]).collect(),
     )
 }
 
 /// Calls `f(parameter index, weight)` for each table feature of `position`, from White's
-/// side (+weight for White's pieces, -weight for Black's): kings by square, men by formation.
+/// side (+weight for White's pieces, -weight for Black's): kings by square, men by formation
+/// and by pattern.
 fn table_features(position: &Position, mut f: impl FnMut(usize, f64)) {
     let white = position.pieces(Color::White).bits();
     let black = position.pieces(Color::Black).bits();
@@ -281,11 +295,17 @@ fn table_features(position: &Position, mut f: impl FnMut(usize, f64)) {
             f(2 * 64 + rel, sign * full);
             f(3 * 64 + rel, sign * empty);
         }
+        let view = |b: u64| if turn { b.reverse_bits() } else { b };
         let men = bits & !kings;
-        let indices = formation_indices(if turn { men.reverse_bits() } else { men });
-        for (pair, i) in indices.into_iter().enumerate() {
+        let enemy_men = (white | black) & !bits & !kings;
+        let indices = formation_indices(view(men));
+        let enemy = formation_indices(view(enemy_men));
+        for (pair, (i, theirs)) in indices.into_iter().zip(enemy).enumerate() {
             f(SQUARE_PARAMS + pair * 256 + i, sign * full);
             f(SQUARE_PARAMS + (FORMATION_PAIRS + pair) * 256 + i, sign * empty);
+            let at = PATTERNS_AT + 2 * (pair * PATTERN_STATES + pattern_index(i, theirs));
+            f(at, sign * full);
+            f(at + 1, sign * empty);
         }
     }
 }
@@ -321,16 +341,27 @@ pub fn formations_of_men(squares: &SquareValues) -> FormationTables {
 pub const PER_SQUARE_WEIGHTS: [&str; 5] =
     ["centre_man", "centre_king", "advance", "main_diagonal", "double_diagonal"];
 
-/// Fits table values on top of `weights` (kings by square, men by formation), and changes to
-/// the weights themselves (all but the man's value, the unit, and the
-/// [`PER_SQUARE_WEIGHTS`]), by gradient descent (Adam) on the Texel loss. A weight's feature
-/// is how much the evaluation moves when the weight does (the evaluation is linear in its
-/// weights but for rounding and the kings-only endings).
+/// Which of its parameters [`fit_tables`] may change.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FitScope {
+    /// Leave the weights as they are (fit the tables alone).
+    pub keep_weights: bool,
+    /// Leave the square and formation tables as they are (fit the patterns, and the weights
+    /// unless they are kept too).
+    pub patterns_only: bool,
+}
+
+/// Fits table values on top of `weights` (kings by square, men by formation and by pattern),
+/// and changes to the weights themselves (all but the man's value, the unit, and the
+/// [`PER_SQUARE_WEIGHTS`]), by gradient descent (Adam) on the Texel loss, within `scope`. A
+/// weight's feature is how much the evaluation moves when the weight does (the evaluation is
+/// linear in its weights but for rounding and the kings-only endings).
 pub fn fit_tables(
     samples: &[Sample],
     weights: &Weights,
     scale: f64,
     epochs: usize,
+    scope: FitScope,
     on_epoch: &mut dyn FnMut(usize, f64),
 ) -> Fitted {
     const STEP: i32 = 16;
@@ -355,6 +386,11 @@ pub fn fit_tables(
     let (rate, beta1, beta2, l2) = (0.5, 0.9, 0.999, 1e-7);
     let n = samples.len().max(1) as f64;
     let mut grad = vec![0.0f64; theta.len()];
+    let fitted = if scope.patterns_only { PATTERNS_AT } else { 0 }..if scope.keep_weights {
+        TABLE_PARAMS
+    } else {
+        theta.len()
+    };
     for epoch in 1..=epochs {
         grad.iter_mut().for_each(|g| *g = 0.0);
         let mut total = 0.0;
@@ -375,6 +411,9 @@ pub fn fit_tables(
             if grad[i] == 0.0 && theta[i] == 0.0 {
                 continue; // a formation never seen stays as it was
             }
+            if !fitted.contains(&i) {
+                continue;
+            }
             let g = grad[i] / n + l2 * theta[i];
             m[i] = beta1 * m[i] + (1.0 - beta1) * g;
             v[i] = beta2 * v[i] + (1.0 - beta2) * g * g;
@@ -388,13 +427,13 @@ pub fn fit_tables(
     for (w, t) in fitted.values_mut().into_iter().zip(&theta[tables..]) {
         *w += t.round() as i32;
     }
-    let (squares, formations) = from_flat(&theta[..tables]);
-    Fitted { squares, formations, weights: fitted }
+    let (squares, formations, patterns) = from_flat(&theta[..tables]);
+    Fitted { squares, formations, patterns, weights: fitted }
 }
 
 /// The Texel loss of `weights` plus the table changes of `fit` on `samples`.
 pub fn loss_with_tables(samples: &[Sample], weights: &Weights, fit: &Fitted, scale: f64) -> f64 {
-    let theta = flat(&fit.squares, &fit.formations);
+    let theta = flat(&fit.squares, &fit.formations, &fit.patterns);
     let total: f64 = samples
         .iter()
         .map(|s| {
@@ -441,7 +480,7 @@ mod tests {
         let scale = fit_scale(&samples, &weights);
         let nothing = Fitted::unchanged(weights);
         let before = loss_with_tables(&samples, &weights, &nothing, scale);
-        let fit = fit_tables(&samples, &weights, scale, 150, &mut |_, _| {});
+        let fit = fit_tables(&samples, &weights, scale, 150, FitScope::default(), &mut |_, _| {});
         let after = loss_with_tables(&samples, &fit.weights, &fit, scale);
         // The evaluation it is fitted on top of stays (material and all), so the loss falls
         // only so far.
@@ -461,6 +500,21 @@ mod tests {
             "{best:?}: {:?}",
             all.map(|a| gain(a / 8, a % 8)).collect::<Vec<_>>()
         );
+    }
+
+    #[test]
+    fn a_fit_changes_only_what_its_scope_allows() {
+        let samples = generate(Variant::English, 4, SelfPlay::Nodes(500), 5, &mut |_, _| {});
+        let weights = Weights::ENGLISH;
+        let scale = fit_scale(&samples, &weights);
+        let scope = FitScope { keep_weights: true, patterns_only: true };
+        let fit = fit_tables(&samples, &weights, scale, 20, scope, &mut |_, _| {});
+        assert_eq!(fit.weights, weights, "the weights are kept");
+        assert!(fit.formations.full.iter().flatten().all(|&v| v == 0.0), "formations unchanged");
+        assert!(fit.squares.kings_full.iter().all(|&v| v == 0.0), "squares unchanged");
+        assert!(fit.patterns.iter().flatten().any(|&v| v != 0.0), "patterns fitted");
+        let before = loss_with_tables(&samples, &weights, &Fitted::unchanged(weights), scale);
+        assert!(loss_with_tables(&samples, &weights, &fit, scale) < before);
     }
 
     #[test]

@@ -6,17 +6,20 @@
 //!   engine at NODES nodes a move and prints each quiet position as `FEN;RESULT;SCORE` (the
 //!   result for White: 1, 0.5 or 0; the search's score for White), one per line, for
 //!   `fit-squares` (which also reads `FEN;RESULT` lines);
-//! - `checkers-tune fit-squares VARIANT EPOCHS FILE...`: fits the tables (kings by square,
-//!   men by formation) and the weights on such samples (a tenth held out to check the fit)
-//!   and prints them as the Rust source of `crates/engine/src/eval/VARIANT.rs`.
+//! - `checkers-tune fit-squares VARIANT EPOCHS DIR [--keep-weights] [--patterns-only] FILE...`:
+//!   fits the tables (kings by square, men by formation and by pattern) and the weights on
+//!   such samples (a tenth held out to check the fit) and writes them into DIR
+//!   (`crates/engine/src/eval`) as the Rust source `VARIANT.rs` and, when there are pattern
+//!   values, `VARIANT-patterns.bin`. `--keep-weights` fits the tables alone,
+//!   `--patterns-only` leaves the square and formation tables as they are.
 
 use std::io::Write;
 
 use checkers_engine::tune::{
-    fit_scale, fit_tables, formations_of_men, generate, loss, loss_with_tables, tune, Fitted, Sample,
-    SelfPlay,
+    fit_scale, fit_tables, formations_of_men, generate, loss, loss_with_tables, tune, FitScope, Fitted,
+    Sample, SelfPlay,
 };
-use checkers_engine::{Formations, Level, Weights, FORMATION_PAIRS};
+use checkers_engine::{Formations, Level, Weights, FORMATION_PAIRS, PATTERN_BYTES, PATTERN_STATES};
 use checkers_rules::{to_fen, Position, Variant};
 
 fn main() {
@@ -109,14 +112,24 @@ fn read_samples(variant: Variant, path: &str) -> Vec<Sample> {
 }
 
 fn fit_squares(args: &[String]) {
-    let usage = "checkers-tune fit-squares english|russian EPOCHS FILE...";
-    let (Some(variant), Some(epochs)) = (
+    let usage =
+        "checkers-tune fit-squares english|russian EPOCHS DIR [--keep-weights] [--patterns-only] FILE...";
+    let (Some(variant), Some(epochs), Some(dir)) = (
         args.first().and_then(|v| v.parse::<Variant>().ok()),
         args.get(1).and_then(|e| e.parse::<usize>().ok()),
+        args.get(2).map(std::path::Path::new).filter(|d| d.is_dir()),
     ) else {
         fail(usage)
     };
-    let mut samples: Vec<Sample> = args[2..].iter().flat_map(|path| read_samples(variant, path)).collect();
+    let flag = |name: &str| args[3..].iter().any(|a| a == name);
+    let scope = FitScope { keep_weights: flag("--keep-weights"), patterns_only: flag("--patterns-only") };
+    let known = ["--keep-weights", "--patterns-only"];
+    if let Some(unknown) = args[3..].iter().find(|a| a.starts_with("--") && !known.contains(&a.as_str())) {
+        eprintln!("unknown option {unknown}");
+        fail(usage)
+    }
+    let files = args[3..].iter().filter(|a| !a.starts_with("--"));
+    let mut samples: Vec<Sample> = files.flat_map(|path| read_samples(variant, path)).collect();
     // Hold out every tenth block of 1000 positions (whole stretches of games) to check the fit.
     let mut held = Vec::new();
     let mut train = Vec::new();
@@ -131,7 +144,7 @@ fn fit_squares(args: &[String]) {
     let scale = fit_scale(&train, &weights);
     eprintln!("{} training positions, {} held out; scale {scale:.3}", train.len(), held.len());
     eprintln!("before: train {:.6} held {:.6}", loss(&train, &weights, scale), loss(&held, &weights, scale));
-    let fit = fit_tables(&train, &weights, scale, epochs, &mut |e, l| {
+    let fit = fit_tables(&train, &weights, scale, epochs, scope, &mut |e, l| {
         if e % 50 == 0 {
             eprintln!("epoch {e}: train {l:.6}");
         }
@@ -146,7 +159,38 @@ fn fit_squares(args: &[String]) {
         loss_with_tables(&train, &fit.weights, &fit, scale),
         loss_with_tables(&held, &fit.weights, &fit, scale)
     );
-    print!("{}", fitted_source(variant, &weights, &fit));
+    let name = variant.name();
+    let write = |file: String, bytes: &[u8]| {
+        let path = dir.join(file);
+        if let Err(e) = std::fs::write(&path, bytes) {
+            eprintln!("cannot write {}: {e}", path.display());
+            std::process::exit(1);
+        }
+        eprintln!("wrote {}", path.display());
+    };
+    if let Some(bytes) = fitted_patterns(&weights, &fit) {
+        write(format!("{name}-patterns.bin"), &bytes);
+    }
+    write(format!("{name}.rs"), fitted_source(variant, &weights, &fit).as_bytes());
+}
+
+/// The pattern values of `current` with the fit's changes added, as the bytes of a pattern
+/// file ([`PATTERN_BYTES`]); none if there are none.
+fn fitted_patterns(current: &Weights, fit: &Fitted) -> Option<Vec<u8>> {
+    let changes = fit.patterns.iter().flatten().any(|c| c.round() != 0.0);
+    if current.patterns.is_none() && !changes {
+        return None;
+    }
+    let mut bytes = Vec::with_capacity(PATTERN_BYTES);
+    for (entry, change) in fit.patterns.iter().enumerate() {
+        let was =
+            current.patterns.map_or((0, 0), |p| p.values(entry / PATTERN_STATES, entry % PATTERN_STATES));
+        for (was, change) in [was.0, was.1].into_iter().zip(change) {
+            let value = (f64::from(was) + change.round()).clamp(f64::from(i16::MIN), f64::from(i16::MAX));
+            bytes.extend_from_slice(&(value as i16).to_le_bytes());
+        }
+    }
+    Some(bytes)
 }
 
 /// The Rust source of the evaluation's fitted values for `variant` (the file
@@ -190,18 +234,34 @@ fn fitted_source(variant: Variant, current: &Weights, fit: &Fitted) -> String {
         format!("    {table}: [\n{pairs}    ],\n")
     })
     .collect();
+    let patterns = if fitted_patterns(current, fit).is_some() { "Some(PATTERNS)" } else { "None" };
+    let pattern_source = if fitted_patterns(current, fit).is_some() {
+        format!(
+            "\n/// Men of both sides by pattern: written by the tuner beside this file, read in place.\n\
+             const PATTERNS: Patterns = Patterns::new(include_bytes!(\"{}-patterns.bin\"));\n",
+            variant.name()
+        )
+    } else {
+        String::new()
+    };
+    let uses = if patterns == "None" {
+        "BlendedFormations, BlendedSquares, Formations, SquareValues, Weights"
+    } else {
+        "BlendedFormations, BlendedSquares, Formations, Patterns, SquareValues, Weights"
+    };
     let (variant, name) = (variant.name(), variant.name().to_uppercase());
     format!(
         r#"//! The {variant} evaluation's fitted values, written by `checkers-tune fit-squares` (the
 //! man is the unit: 100). Tables count squares from the owner's side: rank 1 first, file a
 //! on the left. Regenerate rather than edit by hand.
 
-use super::{{BlendedFormations, BlendedSquares, Formations, SquareValues, Weights}};
+use super::{{{uses}}};
 
 impl Weights {{
     pub const {name}: Weights = Weights {{
 {weight_lines}        squares: Some(&SQUARES_BLENDED),
         formations: Some(&FORMATIONS_BLENDED),
+        patterns: {patterns},
     }};
 }}
 
@@ -217,7 +277,7 @@ const SQUARES: SquareValues = SquareValues {{
 #[rustfmt::skip]
 const FORMATIONS: Formations = Formations {{
 {formation_tables}}};
-"#
+{pattern_source}"#
     )
 }
 
@@ -237,5 +297,11 @@ mod tests {
         let nothing = Fitted::unchanged(Weights::ENGLISH);
         let written = fitted_source(Variant::English, &Weights::ENGLISH, &nothing);
         assert_eq!(written, include_str!("../eval/english.rs"));
+        let patterns = fitted_patterns(&Weights::ENGLISH, &nothing);
+        assert_eq!(patterns.is_some(), Weights::ENGLISH.patterns.is_some());
+        if let Some(bytes) = patterns {
+            let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/eval/english-patterns.bin");
+            assert!(std::fs::read(path).is_ok_and(|file| file == bytes), "{path}");
+        }
     }
 }
