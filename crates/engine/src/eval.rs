@@ -6,8 +6,9 @@
 //! material, back-rank defence, centre, structure (men backed from behind), development and
 //! tempo (advancing men as the board empties), mobility, runaway men, trapped kings, for
 //! Russian the long diagonals kings want. English adds fitted tables (`checkers-tune
-//! fit-squares`, in `eval/english.rs`): a value for each square a king stands on and for each
-//! formation of men on two neighbouring ranks, and terms for men crowded on one half of the
+//! fit-squares`, in `eval/english.rs`): a value for each square a king stands on, for each
+//! formation of a side's men on two neighbouring ranks and for each pattern of both sides'
+//! men there (`eval/english-patterns.bin`), and terms for men crowded on one half of the
 //! board and for pieces of the side to move that the opponent threatens to take. Then endgame
 //! knowledge scales or replaces the sum: kings-only endings that are known draws score near
 //! zero, and the side ahead is told to trade down and to close in.

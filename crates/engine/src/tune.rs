@@ -469,7 +469,7 @@ mod tests {
         // Relabel real positions: White wins exactly when a white man stands on d4 (bit 27)
         // and Black when a black man stands on its own d4 (turned: bit 36). Of all the
         // squares, formations holding d4 must gain the most.
-        let mut samples = generate(Variant::English, 12, SelfPlay::Nodes(500), 3, &mut |_, _| {});
+        let mut samples = generate(Variant::English, 12, SelfPlay::Nodes(500), 4, &mut |_, _| {});
         for s in &mut samples {
             let white = s.position.men_of(Color::White).bits() >> 27 & 1 == 1;
             let black = s.position.men_of(Color::Black).bits() >> 36 & 1 == 1;
