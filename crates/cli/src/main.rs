@@ -39,6 +39,10 @@ enum Command {
 
 fn main() {
     let cli = Cli::try_parse().unwrap_or_else(|err| exit_on_usage_error(err));
+    if matches!(cli.command, Command::Moves(_) | Command::Perft(_) | Command::Analyse(_) | Command::Bench(_))
+    {
+        end_quietly_when_the_reader_goes();
+    }
     let result = match cli.command {
         Command::Moves(args) => commands::moves::run(args),
         Command::Perft(args) => commands::perft::run(args),
@@ -74,4 +78,15 @@ fn exit_on_usage_error(err: clap::Error) -> ! {
     let line = line.strip_prefix("error: ").unwrap_or(&line);
     eprintln!("error: {line} (see `checkers --help`)");
     std::process::exit(2);
+}
+
+/// Lets a closed pipe end the process, as it does other command-line tools, rather than the
+/// next `println!` panicking. Only for commands that just print: `hub`, `match` and `serve`
+/// talk to other processes and sockets and must see a vanished peer as an error instead.
+fn end_quietly_when_the_reader_goes() {
+    #[cfg(unix)]
+    // SAFETY: restores the default action of one signal before any thread is started.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
 }

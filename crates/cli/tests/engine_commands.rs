@@ -106,3 +106,26 @@ fn bench_prints_a_line_per_position_and_the_signature() {
     let again = run();
     assert_eq!(again.lines().last().unwrap().split_whitespace().nth(1), Some(last[1]));
 }
+
+/// A reader that stops early (`checkers analyse ... | head -1`) ends the command quietly: no
+/// panic about a broken pipe on standard error. (The deep search prints its later lines long
+/// after the reader has gone.)
+#[cfg(unix)]
+#[test]
+fn a_closed_pipe_ends_a_printing_command_quietly() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_checkers"))
+        .args(["analyse", "--variant", "english", "--depth", "24"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the checkers binary runs");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().expect("piped")).read_line(&mut first).expect("a line");
+    // The reader is gone: the next lines go to a closed pipe.
+    let out = child.wait_with_output().expect("the command ends");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!first.is_empty());
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
