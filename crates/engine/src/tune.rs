@@ -386,7 +386,7 @@ pub fn fit_tables(
     let (rate, beta1, beta2, l2) = (0.5, 0.9, 0.999, 1e-7);
     let n = samples.len().max(1) as f64;
     let mut grad = vec![0.0f64; theta.len()];
-    let fitted = if scope.patterns_only { PATTERNS_AT } else { 0 }..if scope.keep_weights {
+    let free = if scope.patterns_only { PATTERNS_AT } else { 0 }..if scope.keep_weights {
         TABLE_PARAMS
     } else {
         theta.len()
@@ -411,7 +411,7 @@ pub fn fit_tables(
             if grad[i] == 0.0 && theta[i] == 0.0 {
                 continue; // a formation never seen stays as it was
             }
-            if !fitted.contains(&i) {
+            if !free.contains(&i) {
                 continue;
             }
             let g = grad[i] / n + l2 * theta[i];

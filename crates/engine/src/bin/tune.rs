@@ -174,11 +174,15 @@ fn fit_squares(args: &[String]) {
     write(format!("{name}.rs"), fitted_source(variant, &weights, &fit).as_bytes());
 }
 
+/// Whether the fitted evaluation has pattern values: it had them, or the fit gave some.
+fn has_patterns(current: &Weights, fit: &Fitted) -> bool {
+    current.patterns.is_some() || fit.patterns.iter().flatten().any(|c| c.round() != 0.0)
+}
+
 /// The pattern values of `current` with the fit's changes added, as the bytes of a pattern
 /// file ([`PATTERN_BYTES`]); none if there are none.
 fn fitted_patterns(current: &Weights, fit: &Fitted) -> Option<Vec<u8>> {
-    let changes = fit.patterns.iter().flatten().any(|c| c.round() != 0.0);
-    if current.patterns.is_none() && !changes {
+    if !has_patterns(current, fit) {
         return None;
     }
     let mut bytes = Vec::with_capacity(PATTERN_BYTES);
@@ -234,20 +238,18 @@ fn fitted_source(variant: Variant, current: &Weights, fit: &Fitted) -> String {
         format!("    {table}: [\n{pairs}    ],\n")
     })
     .collect();
-    let patterns = if fitted_patterns(current, fit).is_some() { "Some(PATTERNS)" } else { "None" };
-    let pattern_source = if fitted_patterns(current, fit).is_some() {
-        format!(
-            "\n/// Men of both sides by pattern: written by the tuner beside this file, read in place.\n\
-             const PATTERNS: Patterns = Patterns::new(include_bytes!(\"{}-patterns.bin\"));\n",
-            variant.name()
+    let (patterns, pattern_source, uses) = if has_patterns(current, fit) {
+        (
+            "Some(PATTERNS)",
+            format!(
+                "\n/// Men of both sides by pattern: written by the tuner beside this file, read in place.\n\
+                 const PATTERNS: Patterns = Patterns::new(include_bytes!(\"{}-patterns.bin\"));\n",
+                variant.name()
+            ),
+            "BlendedFormations, BlendedSquares, Formations, Patterns, SquareValues, Weights",
         )
     } else {
-        String::new()
-    };
-    let uses = if patterns == "None" {
-        "BlendedFormations, BlendedSquares, Formations, SquareValues, Weights"
-    } else {
-        "BlendedFormations, BlendedSquares, Formations, Patterns, SquareValues, Weights"
+        ("None", String::new(), "BlendedFormations, BlendedSquares, Formations, SquareValues, Weights")
     };
     let (variant, name) = (variant.name(), variant.name().to_uppercase());
     format!(
