@@ -205,3 +205,79 @@ fn an_interrupted_match_keeps_and_reports_its_games() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("Stopping: the games under way finish"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A Hub engine that dies mid-match stops it with an error, but the games already finished
+/// (and those under way in other workers, which are let finish) stay in the PDN file, and the
+/// output names exactly which game numbers were finished and which were not played.
+#[cfg(unix)]
+#[test]
+fn a_crashing_hub_engine_stops_the_match_and_says_which_games_it_kept() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = scratch("crash");
+    let pdn = dir.join("games.pdn");
+    // The first engine started is the real one; any later one dies at its first search
+    // (`mkdir` is atomic, so exactly one is healthy).
+    let script = dir.join("engine.sh");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\n\
+         if mkdir \"$2\" 2>/dev/null; then exec \"$1\" hub; fi\n\
+         while read -r line; do\n\
+           case \"$line\" in\n\
+             hub) echo 'id name=crash version=0'; echo wait ;;\n\
+             init) echo ready ;;\n\
+             go*) exit 1 ;;\n\
+           esac\n\
+         done\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let hub =
+        format!("hub:{} {} {}", script.display(), env!("CARGO_BIN_EXE_checkers"), dir.join("lock").display());
+    let out = checkers(&[
+        "match",
+        "level:1",
+        &hub,
+        "--openings",
+        "2",
+        "--concurrency",
+        "2",
+        "--quiet",
+        "--pdn",
+        pdn.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stdout}");
+    assert!(stderr.contains("the match stopped") && stderr.contains("exited before"), "{stderr}");
+    let line =
+        stdout.lines().find(|l| l.starts_with("Games finished: ")).unwrap_or_else(|| panic!("{stdout}"));
+    let (finished, missing) =
+        line["Games finished: ".len()..].trim_end_matches('.').split_once("; not played: ").unwrap();
+    let expand = |text: &str| -> Vec<usize> {
+        if text == "none" {
+            return Vec::new();
+        }
+        text.split(", ")
+            .flat_map(|range| {
+                let (a, b) = range.split_once('-').unwrap_or((range, range));
+                a.parse::<usize>().unwrap()..=b.parse::<usize>().unwrap()
+            })
+            .collect()
+    };
+    let (finished, missing) = (expand(finished), expand(missing));
+    assert!(!missing.is_empty(), "{line}");
+    let mut all: Vec<usize> = finished.iter().chain(&missing).copied().collect();
+    all.sort_unstable();
+    assert_eq!(all, vec![1, 2, 3, 4], "{line}");
+    let kept: Vec<usize> = match std::fs::read_to_string(&pdn) {
+        Ok(text) => {
+            read_pdn(&text).unwrap().iter().map(|g| g.tag("Round").unwrap().parse().unwrap()).collect()
+        }
+        Err(_) => Vec::new(),
+    };
+    assert_eq!(kept, finished, "{line}");
+    let (w, l, d) = score(&stdout);
+    assert_eq!((w + l + d) as usize, kept.len(), "{stdout}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -39,7 +39,9 @@ pub struct Args {
     #[arg(long)]
     openings: Option<usize>,
     /// Leave out the first N games of the schedule: finishes a stopped match (game numbers,
-    /// openings and seeds stay those of the whole schedule, so the games are the same).
+    /// openings and seeds stay those of the whole schedule, so the games are the same). A
+    /// stopped match prints the numbers of the games it finished and of those not played:
+    /// games played at once finish out of order.
     #[arg(long, default_value_t = 0)]
     skip_games: usize,
     /// Games played at once (threads).
@@ -186,9 +188,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     for result in inbox {
         match result {
             Err(e) => {
+                // No new game starts; the games under way in other workers finish and are
+                // kept, so a stopped match loses only the game that failed.
                 halt.store(true, Ordering::SeqCst);
-                failure = Some(e);
-                break;
+                failure.get_or_insert(e);
             }
             Ok(played) => {
                 match played.points {
@@ -215,17 +218,46 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     for worker in workers {
         let _ = worker.join();
     }
-    if let Some(e) = failure {
-        return Err(e.context("the match stopped"));
-    }
     if interrupted.load(Ordering::SeqCst) {
         println!("Stopped by Ctrl-C after {} of {} games.", games.len(), schedule.len());
+    }
+    // Games run side by side finish out of order: a stopped match says which ones it has.
+    let stopped = failure.is_some() || interrupted.load(Ordering::SeqCst);
+    if stopped && games.len() < schedule.len() {
+        let finished: std::collections::BTreeSet<usize> = games.iter().map(|g| g.number).collect();
+        let missing: Vec<usize> =
+            schedule.iter().map(|p| p.number).filter(|n| !finished.contains(n)).collect();
+        println!(
+            "Games finished: {}; not played: {}.",
+            number_ranges(finished.iter().copied()),
+            number_ranges(missing.into_iter())
+        );
     }
     println!("{}", report(&first_name, &second_name, &tally, args.sprt.as_ref()));
     if let Some(path) = &args.pdn {
         println!("PDN: {} games in {}", games.len(), path.display());
     }
-    Ok(())
+    match failure {
+        Some(e) => Err(e.context("the match stopped")),
+        None => Ok(()),
+    }
+}
+
+/// Ascending game numbers as ranges: `1-11, 13, 15-40` (`none` for none).
+fn number_ranges(numbers: impl Iterator<Item = usize>) -> String {
+    let mut ranges: Vec<(usize, usize)> = Vec::new();
+    for n in numbers {
+        match ranges.last_mut() {
+            Some((_, end)) if *end + 1 == n => *end = n,
+            _ => ranges.push((n, n)),
+        }
+    }
+    if ranges.is_empty() {
+        return "none".to_string();
+    }
+    let text: Vec<String> =
+        ranges.iter().map(|&(a, b)| if a == b { a.to_string() } else { format!("{a}-{b}") }).collect();
+    text.join(", ")
 }
 
 /// Writes the games so far, in schedule order, to `path` (through a temporary file and a
@@ -389,6 +421,13 @@ fn today() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn game_numbers_read_as_ranges() {
+        assert_eq!(number_ranges([1, 2, 3, 5, 7, 8].into_iter()), "1-3, 5, 7-8");
+        assert_eq!(number_ranges([12].into_iter()), "12");
+        assert_eq!(number_ranges(std::iter::empty()), "none");
+    }
 
     #[test]
     fn report_reads_like_cutechess() {
