@@ -383,7 +383,10 @@ pub fn fit_tables(
     let tables = TABLE_PARAMS;
     let mut theta = vec![0.0f64; tables + Weights::COUNT];
     let (mut m, mut v) = (vec![0.0f64; theta.len()], vec![0.0f64; theta.len()]);
-    let (rate, beta1, beta2, l2) = (0.5, 0.9, 0.999, 1e-7);
+    // The L2 pull is per parameter, and most pattern states are seen in few positions, so it
+    // must be tiny: on 805,000 English positions the held-out loss was 0.01349 at 1e-7,
+    // 0.01254 at 1e-8, 0.01166 at 1e-9, 0.01144 at 1e-10 and 0.01159 with none.
+    let (rate, beta1, beta2, l2) = (0.5, 0.9, 0.999, 1e-10);
     let n = samples.len().max(1) as f64;
     let mut grad = vec![0.0f64; theta.len()];
     let free = if scope.patterns_only { PATTERNS_AT } else { 0 }..if scope.keep_weights {
