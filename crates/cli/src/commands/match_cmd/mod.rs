@@ -291,6 +291,10 @@ fn stop_gently_on_interrupt(halt: Arc<AtomicBool>) -> Arc<AtomicBool> {
 /// The score line shown on the progress bar.
 fn summary_line(tally: &Tally) -> String {
     match (tally.score(), tally.elo(), tally.elo_margin()) {
+        // Early in a match one side may have every point: no finite Elo to show yet.
+        (Some(score), Some(elo), _) if elo.is_infinite() => {
+            format!("+{} -{} ={} score {score:.3}", tally.wins, tally.losses, tally.draws)
+        }
         (Some(score), Some(elo), Some(margin)) => {
             format!(
                 "+{} -{} ={} score {:.3} elo {elo:+.1} ± {margin:.1}",
@@ -312,6 +316,15 @@ pub fn report(first: &str, second: &str, tally: &Tally, sprt: Option<&Sprt>) -> 
         tally.games()
     );
     match (tally.elo(), tally.elo_margin()) {
+        // A clean sweep has no finite estimate, but its games still bound the difference.
+        (Some(elo), _) if elo.is_infinite() => {
+            let bound = stats::sweep_lower_bound(tally.games());
+            out.push_str(&if elo > 0.0 {
+                format!("Elo difference: unbounded, every game won; at least {bound:.1} (95%)")
+            } else {
+                format!("Elo difference: unbounded, every game lost; at most {:.1} (95%)", -bound)
+            });
+        }
         (Some(elo), Some(margin)) => out.push_str(&format!("Elo difference: {elo:.1} +/- {margin:.1} (95%)")),
         _ => out.push_str("Elo difference: none (no games)"),
     }
@@ -439,6 +452,15 @@ mod tests {
              Elo difference: 34.9 +/- 34.2 (95%)\n\
              SPRT: llr 1.005 [-2.944, 2.944], elo0 0 elo1 10 alpha 0.05 beta 0.05: no decision yet"
         );
+    }
+
+    #[test]
+    fn a_clean_sweep_reports_a_bound_not_infinity() {
+        let won = report("a", "b", &Tally { wins: 20, losses: 0, draws: 0 }, None);
+        assert_eq!(won, "Score of a vs b: 20 - 0 - 0 [1.000] 20\nElo difference: unbounded, every game won; at least 277.4 (95%)");
+        assert_eq!(summary_line(&Tally { wins: 2, losses: 0, draws: 0 }), "+2 -0 =0 score 1.000");
+        let lost = report("a", "b", &Tally { wins: 0, losses: 1, draws: 0 }, None);
+        assert!(lost.ends_with("Elo difference: unbounded, every game lost; at most 636.4 (95%)"), "{lost}");
     }
 
     #[test]

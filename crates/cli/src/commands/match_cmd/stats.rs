@@ -57,6 +57,13 @@ impl Tally {
     }
 }
 
+/// For a clean sweep of `games` games (every one won), the least Elo difference not ruled out
+/// at 95%: below it, winning them all has a chance under 2.5% (the one-sided tail of the
+/// two-sided interval used elsewhere), counting draws as impossible, which only widens it.
+pub fn sweep_lower_bound(games: u32) -> f64 {
+    elo_of_score(0.025f64.powf(1.0 / f64::from(games.max(1))))
+}
+
 /// The Elo difference at which the stronger side expects `score` points a game.
 pub fn elo_of_score(score: f64) -> f64 {
     if score <= 0.0 {
