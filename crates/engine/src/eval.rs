@@ -5,13 +5,13 @@
 //! White's turned half a turn (which keeps double corners where they belong). The terms:
 //! material, back-rank defence, centre, structure (men backed from behind), development and
 //! tempo (advancing men as the board empties), mobility, runaway men, trapped kings, for
-//! Russian the long diagonals kings want. English adds fitted tables (`checkers-tune
-//! fit-squares`, in `eval/english.rs`): a value for each square a king stands on, for each
-//! formation of a side's men on two neighbouring ranks and for each pattern of both sides'
-//! men there (`eval/english-patterns.bin`), and terms for men crowded on one half of the
-//! board and for pieces of the side to move that the opponent threatens to take. Then endgame
-//! knowledge scales or replaces the sum: kings-only endings that are known draws score near
-//! zero, and the side ahead is told to trade down and to close in.
+//! Russian the long diagonals kings want. Both variants add fitted tables (`checkers-tune
+//! fit-squares`, in `eval/english.rs` and `eval/russian.rs`): a value for each square a king
+//! stands on, for each formation of a side's men on two neighbouring ranks and for each
+//! pattern of both sides' men there (`eval/VARIANT-patterns.bin`), and terms for men crowded
+//! on one half of the board and for pieces of the side to move that the opponent threatens to
+//! take. Then endgame knowledge scales or replaces the sum: kings-only endings that are known
+//! draws score near zero, and the side ahead is told to trade down and to close in.
 
 use std::fmt;
 
@@ -19,6 +19,8 @@ use checkers_rules::{Color, Position, Variant};
 
 /// `Weights::ENGLISH`, fitted.
 mod english;
+/// `Weights::RUSSIAN`, fitted.
+mod russian;
 
 pub(crate) const DARK: u64 = 0xAA55_AA55_AA55_AA55;
 const FILE_A: u64 = 0x0101_0101_0101_0101;
@@ -344,28 +346,6 @@ pub fn pattern_index(own: usize, enemy: usize) -> usize {
 }
 
 impl Weights {
-    pub const RUSSIAN: Weights = Weights {
-        man: 100,
-        king: 280,
-        back_rank: 8,
-        bridge: 0,
-        centre_man: 8,
-        centre_king: 4,
-        advance: 3,
-        support: 3,
-        mobility: 1,
-        trapped_king: 30,
-        runaway: 20,
-        main_diagonal: 25,
-        double_diagonal: 8,
-        trade: 3,
-        imbalance: 0,
-        threatened: 0,
-        double_threat: 0,
-        squares: None,
-        formations: None,
-        patterns: None,
-    };
     /// The number of weights, for the tuner.
     pub const COUNT: usize = 17;
     /// Their names, in declaration order.

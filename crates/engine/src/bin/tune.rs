@@ -294,16 +294,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_committed_english_values_are_what_the_tuner_writes() {
-        // A fit that changes nothing writes the evaluation's own file back, byte for byte.
-        let nothing = Fitted::unchanged(Weights::ENGLISH);
-        let written = fitted_source(Variant::English, &Weights::ENGLISH, &nothing);
-        assert_eq!(written, include_str!("../eval/english.rs"));
-        let patterns = fitted_patterns(&Weights::ENGLISH, &nothing);
-        assert_eq!(patterns.is_some(), Weights::ENGLISH.patterns.is_some());
-        if let Some(bytes) = patterns {
-            let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/eval/english-patterns.bin");
-            assert!(std::fs::read(path).is_ok_and(|file| file == bytes), "{path}");
+    fn the_committed_values_are_what_the_tuner_writes() {
+        // A fit that changes nothing writes the evaluation's own files back, byte for byte.
+        let committed = [
+            (Variant::English, include_str!("../eval/english.rs")),
+            (Variant::Russian, include_str!("../eval/russian.rs")),
+        ];
+        for (variant, source) in committed {
+            let weights = Weights::of(variant);
+            let nothing = Fitted::unchanged(*weights);
+            assert_eq!(fitted_source(variant, weights, &nothing), source, "{variant:?}");
+            let patterns = fitted_patterns(weights, &nothing);
+            assert_eq!(patterns.is_some(), weights.patterns.is_some());
+            if let Some(bytes) = patterns {
+                let path = format!("{}/src/eval/{}-patterns.bin", env!("CARGO_MANIFEST_DIR"), variant.name());
+                assert!(std::fs::read(&path).is_ok_and(|file| file == bytes), "{path}");
+            }
         }
     }
 }
