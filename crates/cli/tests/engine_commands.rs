@@ -107,6 +107,27 @@ fn bench_prints_a_line_per_position_and_the_signature() {
     assert_eq!(again.lines().last().unwrap().split_whitespace().nth(1), Some(last[1]));
 }
 
+#[test]
+fn bench_of_one_variant_searches_only_its_positions() {
+    let total = |args: &[&str]| -> (usize, u64) {
+        let text = stdout(&checkers(args));
+        let last = text.lines().last().unwrap_or_default().to_string();
+        let nodes = last.split_whitespace().nth(1).and_then(|n| n.parse().ok()).expect("nodes N nps X");
+        (text.lines().count() - 1, nodes)
+    };
+    let (all_lines, all_nodes) = total(&["bench", "--depth", "5"]);
+    let (english_lines, english_nodes) = total(&["bench", "--depth", "5", "--variant", "english"]);
+    let (russian_lines, russian_nodes) = total(&["bench", "--depth", "5", "--variant", "russian"]);
+    let count = |v| checkers_engine::BENCH_POSITIONS.iter().filter(|(variant, _)| *variant == v).count();
+    assert_eq!(english_lines, count(checkers_rules::Variant::English));
+    assert_eq!(russian_lines, count(checkers_rules::Variant::Russian));
+    assert_eq!(english_lines + russian_lines, all_lines);
+    // Each position is searched from a cleared table: the parts add up to the whole.
+    assert_eq!(english_nodes + russian_nodes, all_nodes);
+    let out = checkers(&["bench", "--variant", "italian"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
 /// A reader that stops early (`checkers analyse ... | head -1`) ends the command quietly: no
 /// panic about a broken pipe on standard error. (The deep search prints its later lines long
 /// after the reader has gone.)

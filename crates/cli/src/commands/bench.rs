@@ -1,16 +1,22 @@
 //! `checkers bench`: searches the engine's fixed bench positions to a fixed depth (one
 //! thread, fixed table) and prints a line per position, then `nodes N nps X`. N is the
-//! search signature: it changes only when the search's behaviour does.
+//! search signature: it changes only when the search's behaviour does. `--variant` keeps
+//! one variant's positions (for its speed; the signature is the whole set's).
 
 use anyhow::bail;
 use checkers_engine::{bench, BenchLine, BENCH_DEPTH};
 use checkers_rules::SquareNotation;
+
+use crate::common::VariantArg;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Search depth in plies.
     #[arg(long, default_value_t = BENCH_DEPTH)]
     depth: u32,
+    /// Only this variant's positions (english or russian); all of them when left out.
+    #[arg(long, value_enum)]
+    variant: Option<VariantArg>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -18,7 +24,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         bail!("--depth must be between 1 and 60");
     }
     let mut n = 0;
-    let summary = bench(args.depth, &mut |line: &BenchLine| {
+    let summary = bench(args.depth, args.variant.map(Into::into), &mut |line: &BenchLine| {
         n += 1;
         let best = line
             .best_move
