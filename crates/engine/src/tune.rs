@@ -20,6 +20,7 @@ use crate::eval::{
 };
 use crate::level::Level;
 use crate::limits::{Limits, StopHandle};
+use crate::score::Score;
 use crate::search::mix;
 
 /// A quiet position and the result of its game for White (1 win, 0.5 draw, 0 loss), with
@@ -94,9 +95,7 @@ pub fn generate(
                         let limits = Limits::nodes(nodes);
                         let found =
                             engine.search(&position, history, &limits, &StopHandle::new(), &mut |_| {});
-                        let value =
-                            f64::from(found.score.value()).clamp(-SEARCH_SCORE_LIMIT, SEARCH_SCORE_LIMIT);
-                        score = Some(if position.turn() == Color::White { value } else { -value });
+                        score = Some(white_score(&position, found.score));
                         found.best_move
                     }
                 }
@@ -119,6 +118,32 @@ pub fn generate(
         on_game(g + 1, samples.len());
     }
     samples
+}
+
+/// A search's score for the side to move as a sample's score: White's view, decisive scores
+/// clamped to [`SEARCH_SCORE_LIMIT`].
+fn white_score(position: &Position, score: Score) -> f64 {
+    let value = f64::from(score.value()).clamp(-SEARCH_SCORE_LIMIT, SEARCH_SCORE_LIMIT);
+    if position.turn() == Color::White {
+        value
+    } else {
+        -value
+    }
+}
+
+/// Each sample again, its search score replaced by that of a search of `nodes` nodes from its
+/// position alone (no game history): deeper labels for positions generated at a smaller
+/// budget, handed to `on_sample` one at a time. The engine's table is kept from one sample to
+/// the next, which helps when they follow a game.
+pub fn rescore(samples: &[Sample], nodes: u64, on_sample: &mut dyn FnMut(Sample) -> bool) {
+    let mut engine = Engine::new(EngineOptions { hash_mb: 16, threads: 1 });
+    let limits = Limits::nodes(nodes);
+    for sample in samples {
+        let found = engine.search(&sample.position, &[], &limits, &StopHandle::new(), &mut |_| {});
+        if !on_sample(Sample { search: Some(white_score(&sample.position, found.score)), ..*sample }) {
+            return;
+        }
+    }
 }
 
 fn white_eval(sample: &Sample, weights: &Weights) -> f64 {
@@ -465,6 +490,31 @@ mod tests {
         assert!(searched + 3 >= samples.len(), "{searched} of {} searched", samples.len());
         let again = generate(Variant::English, 3, SelfPlay::Nodes(500), 7, &mut |_, _| {});
         assert!(samples.iter().zip(&again).all(|(a, b)| a.position == b.position), "repeatable for a seed");
+    }
+
+    #[test]
+    fn rescoring_keeps_positions_and_results_and_scores_for_white() {
+        // The same position with each side to move: White, up a man, scores well either way.
+        let white = Position::from_fen(Variant::English, "W:W18,22,23,27:B11,12,16").expect("valid FEN");
+        let black = white.with_turn(Color::Black);
+        let samples: Vec<Sample> =
+            [white, black].iter().map(|&position| Sample { position, result: 0.5, search: None }).collect();
+        let mut rescored = Vec::new();
+        rescore(&samples, 20_000, &mut |s| {
+            rescored.push(s);
+            true
+        });
+        assert_eq!(rescored.len(), 2);
+        for (before, after) in samples.iter().zip(&rescored) {
+            assert_eq!((before.position, before.result), (after.position, after.result));
+            assert!(after.search.is_some_and(|score| score > 50.0), "{:?}", after.search);
+        }
+        let mut first_only = 0;
+        rescore(&samples, 20_000, &mut |_| {
+            first_only += 1;
+            false
+        });
+        assert_eq!(first_only, 1, "stops when told");
     }
 
     #[test]

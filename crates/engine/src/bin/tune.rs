@@ -6,6 +6,10 @@
 //!   engine at NODES nodes a move and prints each quiet position as `FEN;RESULT;SCORE` (the
 //!   result for White: 1, 0.5 or 0; the search's score for White), one per line, for
 //!   `fit-squares` (which also reads `FEN;RESULT` lines);
+//! - `checkers-tune rescore VARIANT NODES PART PARTS FILE`: searches the positions of such a
+//!   file again at NODES nodes each and prints them with the new scores (the same format);
+//!   PART of PARTS (counting from 0) takes every PARTS-th block of 1000 lines, so that
+//!   processes can share a file;
 //! - `checkers-tune fit-squares VARIANT EPOCHS DIR [--keep-weights] [--patterns-only] FILE...`:
 //!   fits the tables (kings by square, men by formation and by pattern) and the weights on
 //!   such samples (a tenth held out to check the fit) and writes them into DIR
@@ -16,8 +20,8 @@
 use std::io::Write;
 
 use checkers_engine::tune::{
-    fit_scale, fit_tables, formations_of_men, generate, loss, loss_with_tables, tune, FitScope, Fitted,
-    Sample, SelfPlay,
+    fit_scale, fit_tables, formations_of_men, generate, loss, loss_with_tables, rescore, tune, FitScope,
+    Fitted, Sample, SelfPlay,
 };
 use checkers_engine::{Formations, Level, Weights, FORMATION_PAIRS, PATTERN_BYTES, PATTERN_STATES};
 use checkers_rules::{to_fen, Position, Variant};
@@ -26,6 +30,7 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     match args.get(1).map(String::as_str) {
         Some("generate") => generate_samples(&args[2..]),
+        Some("rescore") => rescore_samples(&args[2..]),
         Some("fit-squares") => fit_squares(&args[2..]),
         _ => tune_weights(&args),
     }
@@ -70,6 +75,38 @@ fn generate_samples(args: &[String]) {
             eprintln!("{} games", g + 1);
         }
     }
+}
+
+fn rescore_samples(args: &[String]) {
+    let usage = "checkers-tune rescore english|russian NODES PART PARTS FILE";
+    let (Some(variant), Some(nodes), Some(part), Some(parts), Some(path)) = (
+        args.first().and_then(|v| v.parse::<Variant>().ok()),
+        args.get(1).and_then(|n| n.parse::<u64>().ok()),
+        args.get(2).and_then(|p| p.parse::<usize>().ok()),
+        args.get(3).and_then(|p| p.parse::<usize>().ok()).filter(|&p| p > 0),
+        args.get(4),
+    ) else {
+        fail(usage)
+    };
+    if part >= parts {
+        fail(usage)
+    }
+    let samples: Vec<Sample> = read_samples(variant, path)
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| (i / 1000) % parts == part)
+        .map(|(_, s)| s)
+        .collect();
+    let mut out = std::io::stdout().lock();
+    let mut done = 0;
+    rescore(&samples, nodes, &mut |s| {
+        done += 1;
+        if done % 1000 == 0 {
+            eprintln!("{done} of {} positions", samples.len());
+        }
+        let score = s.search.unwrap_or_default();
+        writeln!(out, "{};{};{score}", to_fen(&s.position), s.result).and_then(|()| out.flush()).is_ok()
+    });
 }
 
 fn tune_weights(args: &[String]) {
