@@ -123,7 +123,11 @@ pub fn generate(
 /// A search's score for the side to move as a sample's score: White's view, decisive scores
 /// clamped to [`SEARCH_SCORE_LIMIT`].
 fn white_score(position: &Position, score: Score) -> f64 {
-    let value = f64::from(score.value()).clamp(-SEARCH_SCORE_LIMIT, SEARCH_SCORE_LIMIT);
+    for_white(position, f64::from(score.value()).clamp(-SEARCH_SCORE_LIMIT, SEARCH_SCORE_LIMIT))
+}
+
+/// A value for the side to move in `position`, seen from White's side.
+fn for_white(position: &Position, value: f64) -> f64 {
     if position.turn() == Color::White {
         value
     } else {
@@ -147,12 +151,7 @@ pub fn rescore(samples: &[Sample], nodes: u64, on_sample: &mut dyn FnMut(Sample)
 }
 
 fn white_eval(sample: &Sample, weights: &Weights) -> f64 {
-    let e = f64::from(evaluate_with(&sample.position, weights));
-    if sample.position.turn() == Color::White {
-        e
-    } else {
-        -e
-    }
+    for_white(&sample.position, f64::from(evaluate_with(&sample.position, weights)))
 }
 
 fn sigmoid(score: f64, scale: f64) -> f64 {

@@ -62,11 +62,7 @@ fn generate_samples(args: &[String]) {
             &mut |_, _| {},
         );
         for s in &samples {
-            let written = match s.search {
-                Some(score) => writeln!(out, "{};{};{score}", to_fen(&s.position), s.result),
-                None => writeln!(out, "{};{}", to_fen(&s.position), s.result),
-            };
-            if written.is_err() {
+            if write_sample(&mut out, s).is_err() {
                 return;
             }
         }
@@ -104,9 +100,16 @@ fn rescore_samples(args: &[String]) {
         if done % 1000 == 0 {
             eprintln!("{done} of {} positions", samples.len());
         }
-        let score = s.search.unwrap_or_default();
-        writeln!(out, "{};{};{score}", to_fen(&s.position), s.result).and_then(|()| out.flush()).is_ok()
+        write_sample(&mut out, &s).and_then(|()| out.flush()).is_ok()
     });
+}
+
+/// One sample as a line of a sample file: `FEN;RESULT;SCORE`, or `FEN;RESULT` without a score.
+fn write_sample(out: &mut impl Write, s: &Sample) -> std::io::Result<()> {
+    match s.search {
+        Some(score) => writeln!(out, "{};{};{score}", to_fen(&s.position), s.result),
+        None => writeln!(out, "{};{}", to_fen(&s.position), s.result),
+    }
 }
 
 fn tune_weights(args: &[String]) {
