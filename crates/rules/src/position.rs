@@ -205,6 +205,37 @@ impl Position {
         Ok(Position { white, black, kings, turn, variant })
     }
 
+    /// Validates pieces given as four sets, as [`Position::from_setup`] does but without
+    /// building lists: for programs that enumerate many positions (endgame databases).
+    pub fn from_sets(
+        variant: Variant,
+        turn: Color,
+        [white_men, white_kings, black_men, black_kings]: [SquareSet; 4],
+    ) -> Result<Position, PositionError> {
+        let mut occupied = 0u64;
+        for set in [white_men, white_kings, black_men, black_kings] {
+            let twice = occupied & set.0;
+            if twice != 0 {
+                return Err(PositionError::SquareTwice(Square::from_index(twice.trailing_zeros())));
+            }
+            occupied |= set.0;
+        }
+        for (men, color, crown) in [(white_men, Color::White, TOP_ROW), (black_men, Color::Black, BOTTOM_ROW)]
+        {
+            if men.0 & crown != 0 {
+                let square = Square::from_index((men.0 & crown).trailing_zeros());
+                return Err(PositionError::ManOnCrowningRow { square, color });
+            }
+        }
+        let (white, black) = (white_men.0 | white_kings.0, black_men.0 | black_kings.0);
+        for (color, bits) in [(Color::White, white), (Color::Black, black)] {
+            if bits.count_ones() > MAX_PIECES_PER_SIDE {
+                return Err(PositionError::TooManyPieces { color, count: bits.count_ones() });
+            }
+        }
+        Ok(Position { white, black, kings: white_kings.0 | black_kings.0, turn, variant })
+    }
+
     /// The pieces and side to move as an unvalidated [`Setup`] (squares in number order).
     pub fn to_setup(&self) -> Setup {
         let list = |bits: u64| SquareSet(bits).squares();

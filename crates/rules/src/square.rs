@@ -142,6 +142,11 @@ impl SquareSet {
     pub fn bits(self) -> u64 {
         self.0
     }
+    /// The set of a raw bitboard (as [`SquareSet::bits`] gives it); bits of light squares,
+    /// which no piece can stand on, are dropped.
+    pub fn from_bits(bits: u64) -> SquareSet {
+        SquareSet(bits & DARK)
+    }
 }
 
 impl IntoIterator for SquareSet {

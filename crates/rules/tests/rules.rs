@@ -391,3 +391,23 @@ fn algebraic_move_text() {
     assert_eq!(mv.to_pdn(&p, SquareNotation::Algebraic), "b6xd4xf2");
     assert_eq!(mv.to_pdn(&p, SquareNotation::Numeric), "9x18x27");
 }
+
+#[test]
+fn positions_from_square_sets_validate_like_setups() {
+    use checkers_rules::{PositionError, SquareSet};
+    let set = |numbers: &[u32]| numbers.iter().fold(SquareSet::EMPTY, |s, &n| s.with(square(n)));
+    let built =
+        Position::from_sets(English, Color::White, [set(&[21, 22]), set(&[30]), set(&[1, 2]), set(&[5])]);
+    assert_eq!(built, Ok(position(English, "W:W21,22,K30:B1,2,K5")));
+    assert_eq!(
+        Position::from_sets(Russian, Color::Black, [set(&[21]), set(&[]), set(&[]), set(&[21])]),
+        Err(PositionError::SquareTwice(square(21)))
+    );
+    assert_eq!(
+        Position::from_sets(English, Color::Black, [set(&[3]), set(&[]), set(&[9]), set(&[])]),
+        Err(PositionError::ManOnCrowningRow { square: square(3), color: Color::White })
+    );
+    // Raw bits of light squares name no square and are dropped.
+    assert_eq!(SquareSet::from_bits(u64::MAX), SquareSet::ALL);
+    assert_eq!(SquareSet::from_bits(set(&[7, 12]).bits()), set(&[7, 12]));
+}
