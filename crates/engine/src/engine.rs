@@ -4,8 +4,9 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use checkers_rules::{Move, Position};
+use checkers_rules::{Move, Position, Variant};
 
+use crate::endgame;
 use crate::eval::evaluate;
 use crate::limits::{Limits, StopHandle};
 use crate::score::Score;
@@ -144,6 +145,13 @@ impl Engine {
         self.search_with(position, history, limits, stop, SearchConfig::default(), on_info)
     }
 
+    /// Solves the endgame database of `variant` now, unless done already in this process:
+    /// the first search that needs it would otherwise spend a few seconds on it. Programs
+    /// call this at start-up, before any clock runs.
+    pub fn prepare_endgame(variant: Variant) {
+        endgame::database(variant);
+    }
+
     /// The static evaluation of a position for the side to move (no search).
     pub fn evaluate(position: &Position) -> Score {
         Score::centipawns(evaluate(position))
@@ -158,6 +166,10 @@ impl Engine {
         config: SearchConfig,
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
+        if !config.no_endgame_database {
+            // Solved before the clock starts, so a search's limits are its own.
+            endgame::database(position.variant());
+        }
         let started = Instant::now();
         self.last_root = Some(position.hash_key());
         let legal = position.legal_moves();

@@ -145,7 +145,8 @@ impl Level {
             engine.new_game();
         }
         let seed = mix(seed ^ position.hash_key());
-        let config = SearchConfig { eval_noise: s.noise, noise_seed: seed };
+        let config =
+            SearchConfig { eval_noise: s.noise, noise_seed: seed, no_endgame_database: s.depth.is_some() };
         let mut result = engine.search_with(position, history, &self.limits(), stop, config, on_info);
         if s.second_best_percent == 0 || stop.is_stopped() || result.depth == 0 {
             return result;

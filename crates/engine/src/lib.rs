@@ -7,7 +7,10 @@
 //! Callers hold an [`Engine`], give it a position, the game's earlier positions and
 //! [`Limits`], and get a [`SearchResult`] whose move is always legal.
 //!
-//! It stands on `checkers-rules` alone and does no I/O: no terminal, file or network code.
+//! English searches consult an endgame database of positions with up to four pieces
+//! (`checkers-endgame`, solved in memory once per process; [`Engine::prepare_endgame`]).
+//!
+//! It stands on `checkers-rules` and `checkers-endgame` alone and does no I/O: no terminal, file or network code.
 //! The Hub protocol's logic ([`hub`]) lives here as a pure line-in, lines-out state machine;
 //! reading stdin, running matches and serving games belong to the command line and the
 //! server, which use this crate.
@@ -22,6 +25,7 @@
 //! ```
 
 mod bench;
+mod endgame;
 mod engine;
 mod eval;
 pub mod hub;
@@ -34,6 +38,7 @@ mod tt;
 pub mod tune;
 
 pub use bench::{bench, BenchLine, BenchSummary, BENCH_DEPTH, BENCH_POSITIONS};
+pub use endgame::ENDGAME_PIECES;
 pub use engine::{Engine, EngineOptions, SearchInfo, SearchResult};
 pub use eval::{
     evaluate_with, formation_indices, pattern_index, BlendedFormations, BlendedSquares, Formations, Patterns,

@@ -9,8 +9,10 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use checkers_endgame::{Database, Value};
 use checkers_rules::{Color, Move, MoveList, Position, Square, Variant};
 
+use crate::endgame;
 use crate::eval::evaluate;
 use crate::limits::Limits;
 use crate::score::Score;
@@ -31,6 +33,12 @@ const TT_MIN_DEPTH: i32 = 2;
 const ETC_MIN_DEPTH: i32 = 4;
 const INFINITY: i32 = Score::WIN + 1;
 const WIN_BOUND: i32 = Score::WIN - Score::MAX_PLIES_TO_END;
+/// The score of a win the endgame database knows (less the ply, plus the evaluation).
+const DATABASE_WIN: i32 = 10_000;
+
+fn piece_count(position: &Position) -> u32 {
+    position.pieces(Color::White).len() + position.pieces(Color::Black).len()
+}
 
 /// How a search is bent away from the full engine (the levels use this).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -38,6 +46,8 @@ pub(crate) struct SearchConfig {
     /// Half-width of the deterministic noise added to every evaluation.
     pub eval_noise: i32,
     pub noise_seed: u64,
+    /// Plays without the endgame database (the blurred levels do not know it).
+    pub no_endgame_database: bool,
 }
 
 /// What the search keeps for one ply of the path: one record, so a node's data sits together
@@ -203,6 +213,12 @@ pub(crate) struct Searcher<'a> {
     seldepth: usize,
     /// The best root move of the current iteration, once one has been confirmed.
     root_best: Option<(Move, i32)>,
+    /// The endgame database, when the variant has one and the search may use it.
+    endgame: Option<&'static Database>,
+    /// Whether the database's wins and losses end the search of a node, or only its draws:
+    /// from a root inside the database every move wins alike, so the search must find the
+    /// way to the win itself.
+    endgame_wins: bool,
 }
 
 impl<'a> Searcher<'a> {
@@ -216,6 +232,8 @@ impl<'a> Searcher<'a> {
     ) -> Searcher<'a> {
         let variant = root.variant();
         let path = game_path(root, history);
+        let endgame = if config.no_endgame_database { None } else { endgame::database(variant) };
+        let endgame_wins = endgame.is_some_and(|db| piece_count(root) > db.max_pieces());
         Searcher {
             shared,
             data,
@@ -235,6 +253,8 @@ impl<'a> Searcher<'a> {
             variant,
             seldepth: 0,
             root_best: None,
+            endgame,
+            endgame_wins,
         }
     }
 
@@ -362,6 +382,25 @@ impl<'a> Searcher<'a> {
         score + noise
     }
 
+    /// The database's score for a position, if it holds it: a draw is 0, a win a score far
+    /// above any evaluation yet below forced wins, with the evaluation added so that the
+    /// search still prefers the simpler of two wins.
+    #[inline]
+    fn endgame_score(&self, position: &Position, ply: usize) -> Option<i32> {
+        let db = self.endgame?;
+        if piece_count(position) > db.max_pieces() {
+            return None;
+        }
+        let value = db.probe(position)?;
+        let known = DATABASE_WIN - ply as i32 + self.evaluate(position).clamp(-1_000, 1_000);
+        match value {
+            Value::Draw => Some(0),
+            Value::Win if self.endgame_wins => Some(known),
+            Value::Loss if self.endgame_wins => Some(-known),
+            _ => None,
+        }
+    }
+
     /// Draw by repetition (twice within reach counts), by the move-count rules, or by the
     /// Russian lone king against lone king.
     #[inline]
@@ -453,6 +492,9 @@ impl<'a> Searcher<'a> {
         if ply > 0 {
             if self.is_draw(position) {
                 return 0;
+            }
+            if let Some(score) = self.endgame_score(position, ply) {
+                return score;
             }
             // No win can be quicker than the one already found.
             alpha = alpha.max(-Score::WIN + ply as i32);
@@ -658,6 +700,11 @@ impl<'a> Searcher<'a> {
         }
         if ply >= MAX_PLY - 1 {
             return self.evaluate(position);
+        }
+        if ply > 0 {
+            if let Some(score) = self.endgame_score(position, ply) {
+                return score;
+            }
         }
         // One look for captures: none means a quiet position (asking `has_capture` first and
         // then generating would look twice).

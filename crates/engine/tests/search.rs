@@ -215,6 +215,23 @@ fn equal_kings_endings_score_near_zero() {
     assert!(r.score.value().abs() < 50, "{}", r.score);
 }
 
+/// Two captures into four-piece endings: 8x15 keeps more on the board and the evaluation
+/// likes it, but the ending it leaves is drawn; 14x21 leaves one the endgame database knows
+/// to be won. One ply is enough when the database is consulted.
+#[test]
+fn the_endgame_database_finds_the_won_ending_the_evaluation_misses() {
+    let p = position(Variant::English, "W:WK32,K8,K14:B11,K17");
+    let after = |text: &str| {
+        let mv =
+            p.legal_moves().iter().copied().find(|m| m.to_pdn(&p, SquareNotation::Numeric) == text).unwrap();
+        -Engine::evaluate(&p.play_unchecked(&mv)).value()
+    };
+    assert!(after("8x15") > after("14x21"), "the evaluation alone prefers the draw");
+    let (mv, score) = best(&mut engine(), &p, Limits::depth(1));
+    assert_eq!(mv, "14x21");
+    assert!(score.value() > 5_000 && !score.is_decisive(), "{score}");
+}
+
 /// Level 1 is weak, not absurd: it never hands over a man for nothing. Here 22-17 loses the
 /// man to 13x22 with no return; 22-18, 30-25 and 30-26 are all safe.
 #[test]

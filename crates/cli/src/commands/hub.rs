@@ -119,7 +119,13 @@ fn serve(events: &Sender<Event>, inbox: &Receiver<Event>) {
                         }
                         return;
                     }
-                    Action::Init(options) => engine = Some(Box::new(Engine::new(options))),
+                    Action::Init(options) => {
+                        engine = Some(Box::new(Engine::new(options)));
+                        // The endgame database is solved while the GUI gets ready; the
+                        // first `go` waits for it before its clock starts.
+                        let variant = hub.variant();
+                        std::thread::spawn(move || Engine::prepare_endgame(variant));
+                    }
                     Action::NewGame => {
                         if let Some(engine) = &mut engine {
                             engine.new_game();

@@ -97,6 +97,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Some(t) => bail!("--time is seconds per move, more than 0 and at most 86400; found {t}"),
     };
     let Some(level) = Level::new(args.level) else { bail!("--level must be between 1 and 9") };
+    // Solved while the board is drawn and the first move typed.
+    std::thread::spawn(move || Engine::prepare_endgame(variant));
     let side = args.side.unwrap_or(match variant.first_to_move() {
         Color::Black => SideArg::Black,
         Color::White => SideArg::White,

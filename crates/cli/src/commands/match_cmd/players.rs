@@ -96,9 +96,13 @@ pub trait Player: Send {
 pub fn build(spec: &PlayerSpec, setup: &PlayerSetup) -> anyhow::Result<Box<dyn Player>> {
     Ok(match spec {
         PlayerSpec::Hub(command) => Box::new(HubPlayer::start(command, setup)?),
-        ours => Box::new(OurPlayer {
-            spec: ours.clone(),
-            engine: Engine::new(EngineOptions { hash_mb: setup.hash_mb, threads: 1 }),
+        ours => Box::new({
+            let variant = setup.variant;
+            std::thread::spawn(move || Engine::prepare_endgame(variant));
+            OurPlayer {
+                spec: ours.clone(),
+                engine: Engine::new(EngineOptions { hash_mb: setup.hash_mb, threads: 1 }),
+            }
         }),
     })
 }
