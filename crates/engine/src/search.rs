@@ -213,11 +213,11 @@ pub(crate) struct Searcher<'a> {
     seldepth: usize,
     /// The best root move of the current iteration, once one has been confirmed.
     root_best: Option<(Move, i32)>,
-    /// The endgame database, when the variant has one and the search may use it.
+    /// The endgame database, unless the search is told to play without it.
     endgame: Option<&'static Database>,
     /// Whether the database's wins and losses end the search of a node, or only its draws:
     /// from a root inside the database every move wins alike, so the search must find the
-    /// way to the win itself.
+    /// way to the win itself; and Russian wins may be draws under the move-count rules.
     endgame_wins: bool,
 }
 
@@ -232,8 +232,9 @@ impl<'a> Searcher<'a> {
     ) -> Searcher<'a> {
         let variant = root.variant();
         let path = game_path(root, history);
-        let endgame = if config.no_endgame_database { None } else { endgame::database(variant) };
-        let endgame_wins = endgame.is_some_and(|db| piece_count(root) > db.max_pieces());
+        let endgame = (!config.no_endgame_database).then(|| endgame::database(variant));
+        let endgame_wins =
+            endgame::wins_hold(variant) && endgame.is_some_and(|db| piece_count(root) > db.max_pieces());
         Searcher {
             shared,
             data,

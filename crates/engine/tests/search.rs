@@ -232,6 +232,19 @@ fn the_endgame_database_finds_the_won_ending_the_evaluation_misses() {
     assert!(score.value() > 5_000 && !score.is_decisive(), "{score}");
 }
 
+/// Russian searches trust the database's draws (a draw without the move-count rules is one
+/// with them): every capture here leaves three pieces against one that the evaluation scores
+/// as well won, and the database as drawn.
+#[test]
+fn russian_searches_score_the_database_draws() {
+    let p = position(Variant::Russian, "W:WK9,K21,K1:B10,K13");
+    for mv in p.legal_moves().iter() {
+        assert!(-Engine::evaluate(&p.play_unchecked(mv)).value() > 300);
+    }
+    let (_, score) = best(&mut engine(), &p, Limits::depth(1));
+    assert_eq!(score, Score::DRAW);
+}
+
 /// Level 1 is weak, not absurd: it never hands over a man for nothing. Here 22-17 loses the
 /// man to 13x22 with no return; 22-18, 30-25 and 30-26 are all safe.
 #[test]

@@ -35,7 +35,11 @@ impl std::fmt::Debug for ComputerPool {
 impl ComputerPool {
     pub fn new(threads: usize) -> ComputerPool {
         // Solved in the background; the first search that needs it waits.
-        std::thread::spawn(|| Engine::prepare_endgame(checkers_rules::Variant::English));
+        std::thread::spawn(|| {
+            for variant in [checkers_rules::Variant::English, checkers_rules::Variant::Russian] {
+                Engine::prepare_endgame(variant);
+            }
+        });
         ComputerPool {
             permits: Arc::new(Semaphore::new(threads.max(1))),
             engines: Arc::new(Mutex::new(Vec::new())),
