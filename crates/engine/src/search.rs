@@ -393,13 +393,17 @@ impl<'a> Searcher<'a> {
             return None;
         }
         let value = db.probe(position)?;
-        let known = DATABASE_WIN - ply as i32 + self.evaluate(position).clamp(-1_000, 1_000);
-        match value {
-            Value::Draw => Some(0),
-            Value::Win if self.endgame_wins => Some(known),
-            Value::Loss if self.endgame_wins => Some(-known),
-            _ => None,
+        if value == Value::Draw {
+            return Some(0);
         }
+        if !self.endgame_wins {
+            return None;
+        }
+        // The evaluation is the side to move's, added either way: a loser scores a worse
+        // ending lower, and so the winner above it prefers the better one.
+        let known = DATABASE_WIN - ply as i32;
+        let sign = if value == Value::Win { 1 } else { -1 };
+        Some(sign * known + self.evaluate(position).clamp(-1_000, 1_000))
     }
 
     /// Draw by repetition (twice within reach counts), by the move-count rules, or by the

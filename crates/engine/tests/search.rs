@@ -232,6 +232,17 @@ fn the_endgame_database_finds_the_won_ending_the_evaluation_misses() {
     assert!(score.value() > 5_000 && !score.is_decisive(), "{score}");
 }
 
+/// Both captures leave a database win; the search takes the one its evaluation likes better
+/// (15x8, a man taken and a man one step from crowning, over 27x18, which takes the king), so
+/// that it keeps making progress.
+#[test]
+fn of_two_database_wins_the_better_ending_is_chosen() {
+    let p = position(Variant::English, "W:W19,15,27:BK23,11");
+    let (mv, score) = best(&mut engine(), &p, Limits::depth(1));
+    assert_eq!(mv, "15x8");
+    assert!(score.value() > 5_000, "{score}");
+}
+
 /// Russian searches trust the database's draws (a draw without the move-count rules is one
 /// with them): every capture here leaves three pieces against one that the evaluation scores
 /// as well won, and the database as drawn.
