@@ -316,8 +316,6 @@ fn mirrored([white_men, white_kings, black_men, black_kings]: [SquareSet; 4]) ->
     [turn(black_men), turn(black_kings), turn(white_men), turn(white_kings)]
 }
 
-const DARK: u64 = 0xAA55_AA55_AA55_AA55;
-
 /// One step in each diagonal direction (towards rank 8 for `up`); bits leaving the board or
 /// wrapping to a light square are dropped.
 fn step(bit: u64, direction: usize) -> u64 {
@@ -327,7 +325,7 @@ fn step(bit: u64, direction: usize) -> u64 {
         2 => bit >> 7,
         _ => bit >> 9,
     };
-    moved & DARK
+    SquareSet::from_bits(moved).bits()
 }
 
 /// Calls `f` with every position (as sets) from which `mover` reaches `sets` by a move that
