@@ -164,45 +164,27 @@ impl Position {
     /// used twice, no man on the row where it would be crowned.
     pub fn from_setup(variant: Variant, setup: &Setup) -> Result<Position, PositionError> {
         let turn = setup.turn.ok_or(PositionError::NoSideToMove)?;
+        // Folding the lists into sets is where a square named twice, even in one list,
+        // shows; the other checks are those of `from_sets`.
         let mut occupied = 0u64;
-        let mut white = 0u64;
-        let mut black = 0u64;
-        let mut kings = 0u64;
-        let groups: [(&[Square], Color, Role); 4] = [
-            (&setup.white_men, Color::White, Role::Man),
-            (&setup.white_kings, Color::White, Role::King),
-            (&setup.black_men, Color::Black, Role::Man),
-            (&setup.black_kings, Color::Black, Role::King),
-        ];
-        for (squares, color, role) in groups {
+        let mut fold = |squares: &[Square]| {
+            let mut set = 0u64;
             for &sq in squares {
                 if occupied & sq.bit() != 0 {
                     return Err(PositionError::SquareTwice(sq));
                 }
                 occupied |= sq.bit();
-                match color {
-                    Color::White => white |= sq.bit(),
-                    Color::Black => black |= sq.bit(),
-                }
-                if role == Role::King {
-                    kings |= sq.bit();
-                } else {
-                    let crown = match color {
-                        Color::White => TOP_ROW,
-                        Color::Black => BOTTOM_ROW,
-                    };
-                    if crown & sq.bit() != 0 {
-                        return Err(PositionError::ManOnCrowningRow { square: sq, color });
-                    }
-                }
+                set |= sq.bit();
             }
-        }
-        for (color, bits) in [(Color::White, white), (Color::Black, black)] {
-            if bits.count_ones() > MAX_PIECES_PER_SIDE {
-                return Err(PositionError::TooManyPieces { color, count: bits.count_ones() });
-            }
-        }
-        Ok(Position { white, black, kings, turn, variant })
+            Ok(SquareSet(set))
+        };
+        let sets = [
+            fold(&setup.white_men)?,
+            fold(&setup.white_kings)?,
+            fold(&setup.black_men)?,
+            fold(&setup.black_kings)?,
+        ];
+        Position::from_sets(variant, turn, sets)
     }
 
     /// Validates pieces given as four sets, as [`Position::from_setup`] does but without

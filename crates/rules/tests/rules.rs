@@ -407,6 +407,16 @@ fn positions_from_square_sets_validate_like_setups() {
         Position::from_sets(English, Color::Black, [set(&[3]), set(&[]), set(&[9]), set(&[])]),
         Err(PositionError::ManOnCrowningRow { square: square(3), color: Color::White })
     );
+    // A setup is checked by folding its lists into these sets: a square named twice in one
+    // list is caught there.
+    use checkers_rules::Setup;
+    let setup = Setup {
+        white_men: vec![square(22), square(22)],
+        black_men: vec![square(9)],
+        turn: Some(Color::White),
+        ..Setup::default()
+    };
+    assert_eq!(Position::from_setup(English, &setup), Err(PositionError::SquareTwice(square(22))));
     // Raw bits of light squares name no square and are dropped.
     assert_eq!(SquareSet::from_bits(u64::MAX), SquareSet::ALL);
     assert_eq!(SquareSet::from_bits(set(&[7, 12]).bits()), set(&[7, 12]));
