@@ -583,8 +583,10 @@ impl<'a> Searcher<'a> {
         }
 
         let quiet_node = !self.data.plies[ply].moves[0].is_capture();
+        // The static evaluation, once: truncation and futility both ask for it.
+        let mut static_eval: Option<i32> = None;
         let depth = if !pv_node && quiet_node && depth >= 3 && ply > 0 && alpha.abs() < WIN_BOUND {
-            depth - self.truncation(position, alpha, depth)
+            depth - self.truncation(position, alpha, depth, &mut static_eval)
         } else {
             depth
         };
@@ -594,7 +596,8 @@ impl<'a> Searcher<'a> {
         // Near the horizon, in a quiet position far below alpha, quiet moves are unlikely to
         // help: they are pruned (futility), and late ones are not tried at all.
         let prune = !pv_node && quiet_node && depth <= 3 && alpha.abs() < WIN_BOUND;
-        let futile = prune && self.evaluate(position) + FUTILITY_MARGIN * depth <= alpha;
+        let futile = prune
+            && *static_eval.get_or_insert_with(|| self.evaluate(position)) + FUTILITY_MARGIN * depth <= alpha;
         let late_move_limit = if prune { 3 + (depth * depth) as usize } else { usize::MAX };
         for i in 0..n {
             // Bring the best remaining move's key to position i, by picking it or, once the
@@ -709,11 +712,11 @@ impl<'a> Searcher<'a> {
     /// null window at `alpha` (as Cake does): lines already clearly won or lost for one side
     /// seldom change the parent's result, and the plies saved go to the lines that might.
     /// English only: in Russian it measured no gain.
-    fn truncation(&self, position: &Position, alpha: i32, depth: i32) -> i32 {
+    fn truncation(&self, position: &Position, alpha: i32, depth: i32, static_eval: &mut Option<i32>) -> i32 {
         if position.variant() != Variant::English {
             return 0;
         }
-        let eval = self.evaluate(position);
+        let eval = *static_eval.get_or_insert_with(|| self.evaluate(position));
         let distance = (alpha - eval).max(eval - alpha - 1);
         if distance <= TRUNCATION_THRESHOLD {
             return 0;
