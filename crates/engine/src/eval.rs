@@ -134,7 +134,7 @@ pub struct Weights {
     pub formations: Option<&'static BlendedFormations>,
     /// Values of the men of both sides together on two neighbouring ranks
     /// (`checkers-tune fit-squares`), none for a variant without them.
-    pub patterns: Option<Patterns>,
+    pub patterns: Option<&'static Patterns>,
 }
 
 /// A value for each square a man or a king stands on, at a full board and at an empty one
@@ -242,7 +242,24 @@ impl Formations {
             }
             pieces += 1;
         }
-        BlendedFormations { values: *self, blended }
+        // Black's formation on the board's pair `p` is its own pair `6 - p`, its squares in
+        // the opposite order (the board half-turned): bit k of White's order is Black's 7 - k.
+        let mut turned = [[[0i16; 256]; FORMATION_PAIRS]; 25];
+        let mut pieces = 0;
+        while pieces <= 24 {
+            let mut pair = 0;
+            while pair < FORMATION_PAIRS {
+                let mut i = 0;
+                while i < 256 {
+                    turned[pieces][pair][i] =
+                        blended[pieces][FORMATION_PAIRS - 1 - pair][(i as u8).reverse_bits() as usize];
+                    i += 1;
+                }
+                pair += 1;
+            }
+            pieces += 1;
+        }
+        BlendedFormations { values: *self, blended, turned }
     }
 }
 
@@ -252,6 +269,9 @@ pub struct BlendedFormations {
     /// The values they were blended from.
     pub values: Formations,
     blended: [[[i16; 256]; FORMATION_PAIRS]; 25],
+    /// Black's blended values, by pair of ranks and formation as White sees the board, so that
+    /// one set of indices serves both sides.
+    turned: [[[i16; 256]; FORMATION_PAIRS]; 25],
 }
 
 /// The formations of a set of men seen from its owner's side (in White's bit order: Black's
@@ -287,9 +307,15 @@ pub const PATTERN_BYTES: usize = FORMATION_PAIRS * PATTERN_STATES * 2 * 2;
 /// together, patterns value them by how they meet the enemy's (a man held by one in front,
 /// an exchange offered, a hole the enemy can enter). Fitted values, read straight from the
 /// bytes the tuner wrote (the table is too large for source).
-#[derive(Clone, Copy, PartialEq, Eq)]
+///
+/// For the evaluation the values are also kept by pair of ranks on the board and state as
+/// White sees it, White's and Black's side by side: one read serves both sides.
+#[derive(Clone, PartialEq, Eq)]
 pub struct Patterns {
     bytes: &'static [u8; PATTERN_BYTES],
+    /// By White's pair and [`pattern_index`] of White's formation and Black's (both in White's
+    /// order): White's values (full, empty), then Black's.
+    both: [[i16; 4]; FORMATION_PAIRS * PATTERN_STATES],
 }
 
 impl fmt::Debug for Patterns {
@@ -301,7 +327,32 @@ impl fmt::Debug for Patterns {
 
 impl Patterns {
     pub const fn new(bytes: &'static [u8; PATTERN_BYTES]) -> Patterns {
-        Patterns { bytes }
+        let mut both = [[0i16; 4]; FORMATION_PAIRS * PATTERN_STATES];
+        let mut white = 0;
+        while white < 256 {
+            let mut black = 0;
+            while black < 256 {
+                if white & black == 0 {
+                    // Black sees the same eight squares as its pair 6 - p, in the opposite order.
+                    let seen_by_white = pattern_index(white, black);
+                    let seen_by_black = pattern_index(
+                        (black as u8).reverse_bits() as usize,
+                        (white as u8).reverse_bits() as usize,
+                    );
+                    let mut pair = 0;
+                    while pair < FORMATION_PAIRS {
+                        let (wf, we) = value_at(bytes, pair * PATTERN_STATES + seen_by_white);
+                        let (bf, be) =
+                            value_at(bytes, (FORMATION_PAIRS - 1 - pair) * PATTERN_STATES + seen_by_black);
+                        both[pair * PATTERN_STATES + seen_by_white] = [wf, we, bf, be];
+                        pair += 1;
+                    }
+                }
+                black += 1;
+            }
+            white += 1;
+        }
+        Patterns { bytes, both }
     }
 
     /// The values (full board, empty board) of state `state` on pair of ranks `pair`, as
@@ -313,9 +364,15 @@ impl Patterns {
 
     #[inline(always)]
     fn at(&self, entry: usize) -> (i16, i16) {
-        let b = &self.bytes[entry * 4..entry * 4 + 4];
-        (i16::from_le_bytes([b[0], b[1]]), i16::from_le_bytes([b[2], b[3]]))
+        value_at(self.bytes, entry)
     }
+}
+
+/// Entry `entry` of a pattern file: (full board, empty board).
+#[inline(always)]
+const fn value_at(bytes: &[u8; PATTERN_BYTES], entry: usize) -> (i16, i16) {
+    let b = entry * 4;
+    (i16::from_le_bytes([bytes[b], bytes[b + 1]]), i16::from_le_bytes([bytes[b + 2], bytes[b + 3]]))
 }
 
 /// For each set of a rank pair's eight squares (a formation), the sum of 3^k over its squares.
@@ -341,8 +398,8 @@ const TERNARY: [u16; 256] = {
 /// side's men and of the enemy's, both seen from the side: each square 0 (empty), 1 (own man)
 /// or 2 (enemy man), square k of the formation counting 3^k.
 #[inline(always)]
-pub fn pattern_index(own: usize, enemy: usize) -> usize {
-    usize::from(TERNARY[own & 0xFF]) + 2 * usize::from(TERNARY[enemy & 0xFF])
+pub const fn pattern_index(own: usize, enemy: usize) -> usize {
+    TERNARY[own & 0xFF] as usize + 2 * TERNARY[enemy & 0xFF] as usize
 }
 
 impl Weights {
@@ -439,8 +496,6 @@ trait Heading {
     fn steps(sq: u32) -> i32;
     /// `sq` counted from this side.
     fn own_index(sq: u32) -> usize;
-    /// A set seen from this side, in White's bit order.
-    fn own_view(b: u64) -> u64;
 }
 
 /// The half-turned square set.
@@ -488,10 +543,6 @@ impl Heading for Up {
     fn own_index(sq: u32) -> usize {
         sq as usize
     }
-    #[inline(always)]
-    fn own_view(b: u64) -> u64 {
-        b
-    }
 }
 
 impl Heading for Down {
@@ -533,10 +584,6 @@ impl Heading for Down {
     #[inline(always)]
     fn own_index(sq: u32) -> usize {
         63 - sq as usize
-    }
-    #[inline(always)]
-    fn own_view(b: u64) -> u64 {
-        turned(b)
     }
 }
 
@@ -607,26 +654,6 @@ fn side_terms<H: Heading>(w: &Weights, s: Side, pieces: i32) -> i32 {
         }
     }
 
-    if w.formations.is_some() || w.patterns.is_some() {
-        let indices = formation_indices(H::own_view(s.men));
-        if let Some(formations) = w.formations {
-            let table = &formations.blended[pieces as usize];
-            for (values, &i) in table.iter().zip(&indices) {
-                score += i32::from(values[i]);
-            }
-        }
-        if let Some(patterns) = w.patterns {
-            let enemy = formation_indices(H::own_view(s.enemy_men));
-            let (mut full, mut empty) = (0, 0);
-            for (pair, (&own, &theirs)) in indices.iter().zip(&enemy).enumerate() {
-                let (f, e) = patterns.values(pair, pattern_index(own, theirs));
-                full += i32::from(f);
-                empty += i32::from(e);
-            }
-            score += (full * fullness + empty * emptiness) / 24;
-        }
-    }
-
     // Runaways: men in the enemy half with no enemy man in their cone.
     let mut far = s.men & H::FAR_RANKS;
     while far != 0 {
@@ -676,8 +703,9 @@ pub fn evaluate_with(position: &Position, w: &Weights) -> i32 {
     let pieces = wm + wk + bm + bk;
 
     let material = w.man * (wm - bm) + w.king * (wk - bk);
-    let mut score =
-        material + side_terms::<Up>(w, white_side, pieces) - side_terms::<Down>(w, black_side, pieces);
+    let mut score = material + side_terms::<Up>(w, white_side, pieces)
+        - side_terms::<Down>(w, black_side, pieces)
+        + formations_and_patterns(w, white_side.men, white_side.enemy_men, pieces);
 
     // The side ahead wants fewer pieces on the board.
     if material != 0 {
@@ -701,6 +729,38 @@ pub fn evaluate_with(position: &Position, w: &Weights) -> i32 {
     };
     let n = threatened.count_ones() as i32;
     score - w.threatened * n - if n >= 2 { w.double_threat } else { 0 }
+}
+
+/// White's formation and pattern values less Black's. Both sides' men are indexed once, in
+/// White's order: Black's values for the same squares sit beside White's in the tables. Each
+/// side's pattern sum is blended and rounded on its own, as its other terms are.
+#[inline(always)]
+fn formations_and_patterns(w: &Weights, white_men: u64, black_men: u64, pieces: i32) -> i32 {
+    if w.formations.is_none() && w.patterns.is_none() {
+        return 0;
+    }
+    let white = formation_indices(white_men);
+    let black = formation_indices(black_men);
+    let mut score = 0;
+    if let Some(formations) = w.formations {
+        let (whites, blacks) = (&formations.blended[pieces as usize], &formations.turned[pieces as usize]);
+        for pair in 0..FORMATION_PAIRS {
+            score += i32::from(whites[pair][white[pair]]) - i32::from(blacks[pair][black[pair]]);
+        }
+    }
+    if let Some(patterns) = w.patterns {
+        let mut sums = [0i32; 4];
+        for pair in 0..FORMATION_PAIRS {
+            let values = &patterns.both[pair * PATTERN_STATES + pattern_index(white[pair], black[pair])];
+            for (sum, &v) in sums.iter_mut().zip(values) {
+                *sum += i32::from(v);
+            }
+        }
+        let (fullness, emptiness) = (pieces, 24 - pieces);
+        score +=
+            (sums[0] * fullness + sums[1] * emptiness) / 24 - (sums[2] * fullness + sums[3] * emptiness) / 24;
+    }
+    score
 }
 
 /// The pieces among `victims` that side `s` (heading `H`) could jump at once if it were its
@@ -805,6 +865,54 @@ mod tests {
         assert_eq!(threat("W:W22,25:B18"), 0, "White to move: its own capture is not a threat");
     }
 
+    /// The evaluation is the side to move's: the board turned half a turn with the colours
+    /// swapped scores the same. Black's terms read White's tables and masks the other way
+    /// round, so this checks every one of them against White's.
+    #[test]
+    fn colours_reversed_score_the_same() {
+        use checkers_rules::{Setup, Square};
+        let turn_round = |p: &Position| {
+            let turned = |color: Color, kings: bool| -> Vec<Square> {
+                let role = if kings { p.kings() } else { p.pieces(color).difference(p.kings()) };
+                p.pieces(color)
+                    .intersection(role)
+                    .squares()
+                    .into_iter()
+                    .map(|sq| Square::from_coords(7 - sq.file(), 7 - sq.rank()).expect("a dark square"))
+                    .collect()
+            };
+            let setup = Setup {
+                white_men: turned(Color::Black, false),
+                white_kings: turned(Color::Black, true),
+                black_men: turned(Color::White, false),
+                black_kings: turned(Color::White, true),
+                turn: Some(p.turn().opponent()),
+            };
+            Position::from_setup(p.variant(), &setup).expect("the turned position is valid")
+        };
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut checked = 0;
+        for game in 0..400 {
+            let mut p = Position::start(Variant::ALL[game % 2]);
+            for _ in 0..next() % 90 {
+                let moves = p.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                p = p.play_unchecked(&moves[(next() % moves.len() as u64) as usize]);
+                assert_eq!(evaluate(&p), evaluate(&turn_round(&p)), "{}", p.to_fen());
+                checked += 1;
+            }
+        }
+        assert!(checked > 10_000, "{checked} positions");
+    }
+
     #[test]
     fn start_positions_are_level() {
         for v in Variant::ALL {
@@ -860,7 +968,7 @@ mod tests {
         let table: &'static [u8; PATTERN_BYTES] =
             Box::leak(bytes.into_boxed_slice().try_into().expect("the pattern size"));
         let base = Weights { patterns: None, ..Weights::ENGLISH };
-        let with = Weights { patterns: Some(Patterns::new(table)), ..base };
+        let with = Weights { patterns: Some(Box::leak(Box::new(Patterns::new(table)))), ..base };
         let gain = |fen: &str| {
             let p = Position::from_fen(Variant::English, fen).expect("valid FEN");
             evaluate_with(&p, &with) - evaluate_with(&p, &base)

@@ -280,7 +280,7 @@ fn fitted_source(variant: Variant, current: &Weights, fit: &Fitted) -> String {
     .collect();
     let (patterns, pattern_source, uses) = if has_patterns(current, fit) {
         (
-            "Some(PATTERNS)",
+            "Some(&PATTERNS)",
             format!(
                 "\n/// Men of both sides by pattern: written by the tuner beside this file, read in place.\n\
                  const PATTERNS: Patterns = Patterns::new(include_bytes!(\"{}-patterns.bin\"));\n",

@@ -25,7 +25,7 @@ impl Weights {
         double_threat: 50,
         squares: Some(&SQUARES_BLENDED),
         formations: Some(&FORMATIONS_BLENDED),
-        patterns: Some(PATTERNS),
+        patterns: Some(&PATTERNS),
     };
 }
 
