@@ -221,6 +221,8 @@ pub(crate) struct Searcher<'a> {
     root_best: Option<(Move, i32)>,
     /// The endgame database, unless the search is told to play without it.
     endgame: Option<&'static Database>,
+    /// The most pieces a position the database holds can have (0 without one).
+    endgame_pieces: u32,
     /// Whether the database's wins and losses end the search of a node, or only its draws:
     /// from a root inside the database every move wins alike, so the search must find the
     /// way to the win itself; and Russian wins may be draws under the move-count rules.
@@ -260,6 +262,7 @@ impl<'a> Searcher<'a> {
             variant,
             seldepth: 0,
             root_best: None,
+            endgame_pieces: endgame.map_or(0, |db| db.max_pieces()),
             endgame,
             endgame_wins,
         }
@@ -392,12 +395,18 @@ impl<'a> Searcher<'a> {
     /// The database's score for a position, if it holds it: a draw is 0, a win a score far
     /// above any evaluation yet below forced wins, with the evaluation added so that the
     /// search still prefers the simpler of two wins.
-    #[inline]
+    #[inline(always)]
     fn endgame_score(&self, position: &Position, ply: usize) -> Option<i32> {
-        let db = self.endgame?;
-        if piece_count(position) > db.max_pieces() {
+        // Most nodes have too many pieces: that test is inlined, the probe is not.
+        if piece_count(position) > self.endgame_pieces {
             return None;
         }
+        self.probe_endgame(position, ply)
+    }
+
+    #[inline(never)]
+    fn probe_endgame(&self, position: &Position, ply: usize) -> Option<i32> {
+        let db = self.endgame?;
         let value = db.probe(position)?;
         if value == Value::Draw {
             return Some(0);
