@@ -229,21 +229,6 @@ impl Formations {
     /// The values blended for every number of pieces on the board (0-24).
     pub const fn blend(&self) -> BlendedFormations {
         let mut blended = [[[0i16; 256]; FORMATION_PAIRS]; 25];
-        let mut pieces = 0;
-        while pieces <= 24 {
-            let mut pair = 0;
-            while pair < FORMATION_PAIRS {
-                let mut i = 0;
-                while i < 256 {
-                    blended[pieces][pair][i] = blend(self.full[pair][i], self.empty[pair][i], pieces as i32);
-                    i += 1;
-                }
-                pair += 1;
-            }
-            pieces += 1;
-        }
-        // Black's formation on the board's pair `p` is its own pair `6 - p`, its squares in
-        // the opposite order (the board half-turned): bit k of White's order is Black's 7 - k.
         let mut turned = [[[0i16; 256]; FORMATION_PAIRS]; 25];
         let mut pieces = 0;
         while pieces <= 24 {
@@ -251,8 +236,13 @@ impl Formations {
             while pair < FORMATION_PAIRS {
                 let mut i = 0;
                 while i < 256 {
+                    blended[pieces][pair][i] = blend(self.full[pair][i], self.empty[pair][i], pieces as i32);
+                    // Black's formation on the board's pair `p` is its own pair `6 - p`, its
+                    // squares in the opposite order (the board half-turned): bit k of White's
+                    // order is Black's 7 - k.
+                    let (mirror, j) = (FORMATION_PAIRS - 1 - pair, (i as u8).reverse_bits() as usize);
                     turned[pieces][pair][i] =
-                        blended[pieces][FORMATION_PAIRS - 1 - pair][(i as u8).reverse_bits() as usize];
+                        blend(self.full[mirror][j], self.empty[mirror][j], pieces as i32);
                     i += 1;
                 }
                 pair += 1;
