@@ -237,10 +237,7 @@ impl Formations {
                 let mut i = 0;
                 while i < 256 {
                     blended[pieces][pair][i] = blend(self.full[pair][i], self.empty[pair][i], pieces as i32);
-                    // Black's formation on the board's pair `p` is its own pair `6 - p`, its
-                    // squares in the opposite order (the board half-turned): bit k of White's
-                    // order is Black's 7 - k.
-                    let (mirror, j) = (FORMATION_PAIRS - 1 - pair, (i as u8).reverse_bits() as usize);
+                    let (mirror, j) = (black_pair(pair), black_order(i));
                     turned[pieces][pair][i] =
                         blend(self.full[mirror][j], self.empty[mirror][j], pieces as i32);
                     i += 1;
@@ -292,6 +289,18 @@ pub const PATTERN_STATES: usize = 6561;
 /// and at an empty one, little-endian `i16`s.
 pub const PATTERN_BYTES: usize = FORMATION_PAIRS * PATTERN_STATES * 2 * 2;
 
+/// The pair of ranks Black calls the board's pair `pair` (as White counts them): Black sees
+/// the board half-turned, so White's ranks 1-2 are its 7-8.
+const fn black_pair(pair: usize) -> usize {
+    FORMATION_PAIRS - 1 - pair
+}
+
+/// A formation in White's order (see [`formation_indices`]) as Black orders the same eight
+/// squares: the board half-turned, bit k becomes bit 7 - k.
+const fn black_order(formation: usize) -> usize {
+    (formation as u8).reverse_bits() as usize
+}
+
 /// Values for the men of both sides on two neighbouring ranks, seen from one side (the same
 /// pairs of ranks as [`Formations`]): where formations value a side's men by how they stand
 /// together, patterns value them by how they meet the enemy's (a man held by one in front,
@@ -323,17 +332,12 @@ impl Patterns {
             let mut black = 0;
             while black < 256 {
                 if white & black == 0 {
-                    // Black sees the same eight squares as its pair 6 - p, in the opposite order.
                     let seen_by_white = pattern_index(white, black);
-                    let seen_by_black = pattern_index(
-                        (black as u8).reverse_bits() as usize,
-                        (white as u8).reverse_bits() as usize,
-                    );
+                    let seen_by_black = pattern_index(black_order(black), black_order(white));
                     let mut pair = 0;
                     while pair < FORMATION_PAIRS {
                         let (wf, we) = value_at(bytes, pair * PATTERN_STATES + seen_by_white);
-                        let (bf, be) =
-                            value_at(bytes, (FORMATION_PAIRS - 1 - pair) * PATTERN_STATES + seen_by_black);
+                        let (bf, be) = value_at(bytes, black_pair(pair) * PATTERN_STATES + seen_by_black);
                         both[pair * PATTERN_STATES + seen_by_white] = [wf, we, bf, be];
                         pair += 1;
                     }

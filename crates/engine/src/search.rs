@@ -221,7 +221,8 @@ pub(crate) struct Searcher<'a> {
     root_best: Option<(Move, i32)>,
     /// The endgame database, unless the search is told to play without it.
     endgame: Option<&'static Database>,
-    /// The most pieces a position the database holds can have (0 without one).
+    /// The most pieces a position the database holds can have (0 without one), kept beside
+    /// it so that the test every node makes is one comparison.
     endgame_pieces: u32,
     /// Whether the database's wins and losses end the search of a node, or only its draws:
     /// from a root inside the database every move wins alike, so the search must find the
