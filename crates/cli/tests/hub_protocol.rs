@@ -126,6 +126,13 @@ fn scripted_gui_session() {
     }
     engine.send("ping");
     assert_eq!(engine.next(), "pong");
+    // So are bytes that are not text, and a line too long to keep: neither ends the session.
+    engine.stdin.write_all(b"set-param name=variant value=\xe9nglish\n").unwrap();
+    engine.send(&"x".repeat(checkers_engine::hub::MAX_LINE_BYTES + 1));
+    assert_eq!(engine.next(), r#"error message="the line is not UTF-8 text""#);
+    assert!(engine.next().starts_with("error message=\"the line is longer than"));
+    engine.send("ping");
+    assert_eq!(engine.next(), "pong");
 
     engine.send("quit");
     let status = engine.child.wait().unwrap();

@@ -122,7 +122,15 @@ pub enum HubError {
     BadGoMode(String),
     #[error("no legal move: the side to move has lost")]
     NoLegalMove,
+    #[error("the line is not UTF-8 text")]
+    NotText,
+    #[error("the line is longer than {0} bytes")]
+    TooLong(usize),
 }
+
+/// The longest input line a Hub engine reads, in bytes: a `pos` line with the moves of a very
+/// long game takes a few kilobytes; a line past this is refused instead of filling memory.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
 
 /// One protocol line: `command arg=value arg="quoted value" flag ...`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -183,12 +191,23 @@ impl HubLine {
     }
 }
 
-/// Quotes a value when the protocol needs it (spaces, `=`, quotes, or empty).
+/// Quotes a value when the protocol needs it (spaces, `=`, quotes, or empty). Control
+/// characters become spaces, so that an answer echoing hostile input is still one line.
 pub fn quote(value: &str) -> String {
-    if value.is_empty() || value.contains(|c: char| c.is_whitespace() || c == '=' || c == '"') {
-        format!("\"{}\"", value.replace('"', "'"))
+    let needs_quotes = value.is_empty()
+        || value.contains(|c: char| c.is_whitespace() || c.is_control() || c == '=' || c == '"');
+    let value: String = value
+        .chars()
+        .map(|c| match c {
+            '"' => '\'',
+            c if c.is_control() => ' ',
+            c => c,
+        })
+        .collect();
+    if needs_quotes {
+        format!("\"{value}\"")
     } else {
-        value.to_string()
+        value
     }
 }
 

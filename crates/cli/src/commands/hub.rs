@@ -12,14 +12,15 @@ use std::io::{BufRead, Write};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread::{self, JoinHandle};
 
-use checkers_engine::hub::{Action, GoMode, Hub, SearchJob};
+use checkers_engine::hub::{error_line, Action, GoMode, Hub, HubError, SearchJob, MAX_LINE_BYTES};
 use checkers_engine::{Engine, SearchResult, StopHandle};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {}
 
 enum Event {
-    Line(String),
+    /// A line of input, or why it was refused.
+    Line(Result<String, HubError>),
     /// Standard input closed: the GUI is gone.
     Eof,
     /// The worker finished a search and hands the engine back.
@@ -48,8 +49,8 @@ pub fn run(_args: Args) -> anyhow::Result<()> {
     let (events, inbox) = mpsc::channel();
     let reader_events = events.clone();
     thread::spawn(move || {
-        for line in std::io::stdin().lock().lines() {
-            let Ok(line) = line else { break };
+        let mut input = std::io::stdin().lock();
+        while let Some(line) = read_line(&mut input) {
             if reader_events.send(Event::Line(line)).is_err() {
                 return;
             }
@@ -60,11 +61,54 @@ pub fn run(_args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The next line of input without its `\n` (or `\r\n`); `None` at the end of input. A line
+/// that is not UTF-8 or is longer than [`MAX_LINE_BYTES`] is refused and skipped whole, so
+/// one bad line costs only itself (a GUI's stray byte must not end the session).
+fn read_line(input: &mut impl BufRead) -> Option<Result<String, HubError>> {
+    let mut bytes = Vec::new();
+    let mut too_long = false;
+    let mut newline = false;
+    while !newline {
+        let available = match input.fill_buf() {
+            Ok(available) => available,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => break,
+        };
+        if available.is_empty() {
+            break;
+        }
+        let (content, used) = match available.iter().position(|&b| b == b'\n') {
+            Some(i) => {
+                newline = true;
+                (&available[..i], i + 1)
+            }
+            None => (available, available.len()),
+        };
+        if bytes.len() + content.len() > MAX_LINE_BYTES {
+            too_long = true;
+            bytes = Vec::new();
+        } else if !too_long {
+            bytes.extend_from_slice(content);
+        }
+        input.consume(used);
+    }
+    if too_long {
+        return Some(Err(HubError::TooLong(MAX_LINE_BYTES)));
+    }
+    if !newline && bytes.is_empty() {
+        return None;
+    }
+    if bytes.last() == Some(&b'\r') {
+        bytes.pop();
+    }
+    Some(String::from_utf8(bytes).map_err(|_| HubError::NotText))
+}
+
 fn serve(events: &Sender<Event>, inbox: &Receiver<Event>) {
     let mut hub = Hub::new();
     let mut engine: Option<Box<Engine>> = None;
     let mut running: Option<Running> = None;
-    let mut waiting: VecDeque<String> = VecDeque::new();
+    let mut waiting: VecDeque<Result<String, HubError>> = VecDeque::new();
     loop {
         let busy_stopping = running.as_ref().is_some_and(|r| r.stopping);
         let event = match waiting.pop_front() {
@@ -105,6 +149,15 @@ fn serve(events: &Sender<Event>, inbox: &Receiver<Event>) {
                     waiting.push_back(line);
                     continue;
                 }
+                let line = match line {
+                    Ok(line) => line,
+                    Err(refused) => {
+                        if !send(&error_line(&refused)) {
+                            return;
+                        }
+                        continue;
+                    }
+                };
                 let reply = hub.handle(&line);
                 for answer in &reply.lines {
                     if !send(answer) {
@@ -165,4 +218,76 @@ fn start(job: &SearchJob, engine: &mut Option<Box<Engine>>, hub: &Hub, events: &
         let _ = events.send(Event::SearchDone(owned, result));
     });
     Running { job: job.clone(), stop, worker, stopping: false, then_think: false }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Every line `read_line` gives for `bytes`, read through a buffer of `capacity` bytes
+    /// (small, so that lines arrive in pieces).
+    fn read_all(bytes: &[u8], capacity: usize) -> Vec<Result<String, HubError>> {
+        let mut input = std::io::BufReader::with_capacity(capacity, bytes);
+        std::iter::from_fn(|| read_line(&mut input)).collect()
+    }
+
+    /// What the reader must give: the input split at each `\n` (nothing after a final one),
+    /// one `\r` taken off the end of a line, then each line judged on its own.
+    fn model(bytes: &[u8]) -> Vec<Result<String, HubError>> {
+        let mut pieces: Vec<&[u8]> = bytes.split(|&b| b == b'\n').collect();
+        if pieces.last().is_some_and(|p| p.is_empty()) {
+            pieces.pop();
+        }
+        pieces
+            .into_iter()
+            .map(|piece| {
+                if piece.len() > MAX_LINE_BYTES {
+                    return Err(HubError::TooLong(MAX_LINE_BYTES));
+                }
+                let piece = piece.strip_suffix(b"\r").unwrap_or(piece);
+                String::from_utf8(piece.to_vec()).map_err(|_| HubError::NotText)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn bad_lines_are_refused_alone() {
+        let lines = read_all(b"ping\r\n\xffgo\n\nlevel nodes=1\r\nquit", 4);
+        assert_eq!(
+            lines,
+            vec![
+                Ok("ping".to_string()),
+                Err(HubError::NotText),
+                Ok(String::new()),
+                Ok("level nodes=1".to_string()),
+                Ok("quit".to_string()),
+            ]
+        );
+        let mut long = vec![b'a'; MAX_LINE_BYTES];
+        long.extend_from_slice(b"\n");
+        long.extend(std::iter::repeat_n(b'b', MAX_LINE_BYTES + 1));
+        long.extend_from_slice(b"\nping\n");
+        let lines = read_all(&long, 8192);
+        assert_eq!(lines.len(), 3);
+        assert_eq!(lines[0].as_ref().map(String::len), Ok(MAX_LINE_BYTES));
+        assert_eq!(lines[1], Err(HubError::TooLong(MAX_LINE_BYTES)));
+        assert_eq!(lines[2], Ok("ping".to_string()));
+        assert!(read_all(b"", 4).is_empty());
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 2000, failure_persistence: None, ..ProptestConfig::default() })]
+
+        #[test]
+        fn reader_agrees_with_the_model(
+            bytes in proptest::collection::vec(
+                prop_oneof![Just(b'\n'), Just(b'\r'), Just(0xff), Just(0xc3), Just(0xa9), any::<u8>(), b'a'..=b'z'],
+                0..200,
+            ),
+            capacity in 1usize..16,
+        ) {
+            prop_assert_eq!(read_all(&bytes, capacity), model(&bytes));
+        }
+    }
 }
