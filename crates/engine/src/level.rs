@@ -3,10 +3,11 @@
 //!
 //! Levels 1-6 search to a fixed shallow depth with a blurred evaluation and now and then
 //! play the second-best of two nearly equal moves, as a club player would; levels 7-9 are
-//! the full engine under growing node budgets (level 9 about a second a move). Budgets are
-//! counted in nodes, not time, so a level plays the same on any machine, and with the same
-//! seed the same move (on a one-thread engine that starts the game fresh: levels 7-9 keep
-//! their table from one move of a game to the next, so a whole game replays exactly).
+//! the full engine under growing node budgets (level 9 about half a second a move on the
+//! development machine). Budgets are counted in nodes, not time, so a level plays the same on
+//! any machine, and with the same seed the same move (on a one-thread engine that starts the
+//! game fresh: levels 7-9 keep their table from one move of a game to the next, so a whole
+//! game replays exactly).
 
 use std::fmt;
 use std::str::FromStr;
@@ -66,7 +67,7 @@ impl Level {
             6 => "strong club player: eight moves ahead, rarely errs",
             7 => "expert: full engine, a short think (about 30 thousand positions a move)",
             8 => "advanced: full engine, about 300 thousand positions a move",
-            _ => "master: full engine, about 3 million positions (a second or so) a move",
+            _ => "master: full engine, about 3 million positions (under a second) a move",
         }
     }
 
