@@ -115,6 +115,24 @@ fn an_external_hub_engine_plays_a_match() {
 }
 
 #[test]
+fn an_engine_that_prints_other_encodings_still_plays() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = scratch("latin1");
+    // Our own engine behind a first line in Latin-1, as an engine with an accented author's
+    // name might print it.
+    let script = dir.join("engine.sh");
+    std::fs::write(&script, "#!/bin/sh\nprintf 'info message=caf\\351\\n'\nexec \"$1\" hub\n").unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let hub = format!("hub:{} {}", script.display(), env!("CARGO_BIN_EXE_checkers"));
+    let out = checkers(&["match", &hub, "level:1", "--openings", "1", "--hub-level", "depth=3", "--quiet"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    let (wins, losses, draws) = score(&stdout);
+    assert_eq!(wins + losses + draws, 2, "{stdout}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
 fn sprt_stops_a_lopsided_match_early() {
     let out = checkers(&["match", "level:5", "level:1", "--openings", "20", "--sprt", "0,50,0.2,0.2"]);
     let stdout = String::from_utf8_lossy(&out.stdout);

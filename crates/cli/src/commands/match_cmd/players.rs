@@ -165,8 +165,16 @@ impl HubPlayer {
         let stdout = child.stdout.take().context("no stdout")?;
         let (tx, lines) = mpsc::channel();
         std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
+            let mut reader = BufReader::new(stdout);
+            let mut bytes = Vec::new();
+            loop {
+                bytes.clear();
+                if !matches!(reader.read_until(b'\n', &mut bytes), Ok(n) if n > 0) {
+                    break;
+                }
+                // Engines print names and messages in encodings of their own; the words the
+                // match reads are ASCII, so a stray byte must not pass for the engine's end.
+                let line = String::from_utf8_lossy(&bytes).trim_end_matches(['\n', '\r']).to_string();
                 if tx.send(line).is_err() {
                     break;
                 }
