@@ -61,3 +61,14 @@ impl PositionArgs {
         }
     }
 }
+
+/// The next line of `input`, its `\n` or `\r\n` taken off, bytes that are not UTF-8 replaced
+/// (a person's keyboard or another program may send any encoding; only ASCII words matter);
+/// `None` at the end of input or on a read error.
+pub fn read_lossy_line(input: &mut impl std::io::BufRead) -> Option<String> {
+    let mut bytes = Vec::new();
+    match input.read_until(b'\n', &mut bytes) {
+        Ok(0) | Err(_) => None,
+        Ok(_) => Some(String::from_utf8_lossy(&bytes).trim_end_matches(['\n', '\r']).to_string()),
+    }
+}

@@ -29,7 +29,7 @@ use checkers_rules::{
     WinReason,
 };
 
-use crate::common::VariantArg;
+use crate::common::{read_lossy_line, VariantArg};
 use board::{Letters, Style, RESET};
 use input::{numbers_to_algebraic, Input};
 use record::{pdn_date_today, RecordFile};
@@ -502,14 +502,12 @@ impl<R: BufRead> Session<R> {
             let _ = write!(out, "{}", self.style.bold(prompt));
             let _ = out.flush();
         }
-        let mut bytes = Vec::new();
-        match self.input.read_until(b'\n', &mut bytes) {
-            Ok(0) | Err(_) => {
+        match read_lossy_line(&mut self.input) {
+            None => {
                 self.say("");
                 None
             }
-            Ok(_) => {
-                let line = String::from_utf8_lossy(&bytes).trim_end_matches(['\n', '\r']).to_string();
+            Some(line) => {
                 if self.echo {
                     self.say(&line);
                 }

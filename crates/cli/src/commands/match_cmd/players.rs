@@ -2,7 +2,7 @@
 //! `nodes:20000`, `movetime:100`), or an external engine speaking Hub (`hub:PATH ARGS`).
 
 use std::fmt;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::time::Duration;
@@ -11,6 +11,8 @@ use anyhow::{anyhow, bail, Context};
 use checkers_engine::hub::{move_from_hub, move_to_hub, position_to_hub, Numbering};
 use checkers_engine::{Engine, EngineOptions, Level, Limits, StopHandle};
 use checkers_rules::{Game, Move, Variant};
+
+use crate::common::read_lossy_line;
 
 /// A player as named on the command line.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -166,15 +168,9 @@ impl HubPlayer {
         let (tx, lines) = mpsc::channel();
         std::thread::spawn(move || {
             let mut reader = BufReader::new(stdout);
-            let mut bytes = Vec::new();
-            loop {
-                bytes.clear();
-                if !matches!(reader.read_until(b'\n', &mut bytes), Ok(n) if n > 0) {
-                    break;
-                }
-                // Engines print names and messages in encodings of their own; the words the
-                // match reads are ASCII, so a stray byte must not pass for the engine's end.
-                let line = String::from_utf8_lossy(&bytes).trim_end_matches(['\n', '\r']).to_string();
+            // Engines print names and messages in encodings of their own; the words the match
+            // reads are ASCII, so a stray byte must not pass for the engine's end.
+            while let Some(line) = read_lossy_line(&mut reader) {
                 if tx.send(line).is_err() {
                     break;
                 }
