@@ -84,11 +84,14 @@ fn read_line(input: &mut impl BufRead) -> Option<Result<String, HubError>> {
             }
             None => (available, available.len()),
         };
-        if bytes.len() + content.len() > MAX_LINE_BYTES {
-            too_long = true;
-            bytes = Vec::new();
-        } else if !too_long {
-            bytes.extend_from_slice(content);
+        if !too_long {
+            if bytes.len() + content.len() > MAX_LINE_BYTES {
+                // The rest of the line is read and dropped; the line is refused whole.
+                too_long = true;
+                bytes = Vec::new();
+            } else {
+                bytes.extend_from_slice(content);
+            }
         }
         input.consume(used);
     }
