@@ -1,0 +1,344 @@
+//! `checkers-fit-net H1 H2 EPOCHS SCALE OUT FILE...`: trains the English evaluation network
+//! (`eval/english-net.bin`; the engine expects H1 = 128, H2 = 32) on sample files of
+//! `checkers-tune generate` and `checkers-tune rescore`, to predict the search's scores alone
+//! (as a win probability on the logistic curve of SCALE, 1.22 for the fitted tables). Plain
+//! stochastic gradient descent (Adam, batches of 1024) in f32 on one thread; every tenth
+//! block of 1000 samples is held out and its loss printed after each epoch, and the network
+//! is written to OUT after each epoch as little-endian u32 H1, H2 then the f32 weights.
+
+// Backpropagation reads best with the layers' indices written out.
+#![allow(clippy::needless_range_loop)]
+
+use checkers_engine::tune::Sample;
+use checkers_engine::{evaluate_with, Weights};
+use checkers_rules::{Color, Position, Variant};
+
+const INPUTS: usize = 256;
+
+struct Row {
+    feats: Vec<u16>,
+    target: f32,
+    base: f32, // table eval for mover, centi-men
+}
+
+fn features(p: &Position) -> Vec<u16> {
+    let w = p.pieces(Color::White).bits();
+    let b = p.pieces(Color::Black).bits();
+    let k = p.kings().bits();
+    let (own, opp) = if p.turn() == Color::White { (w, b) } else { (b.reverse_bits(), w.reverse_bits()) };
+    let kk = if p.turn() == Color::White { k } else { k.reverse_bits() };
+    let mut f = Vec::with_capacity(24);
+    for (plane, bits) in [(0, own & !kk), (1, own & kk), (2, opp & !kk), (3, opp & kk)] {
+        let mut x = bits;
+        while x != 0 {
+            let s = x.trailing_zeros() as u16;
+            f.push(plane * 64 + s);
+            x &= x - 1;
+        }
+    }
+    f
+}
+
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+fn read(path: &str) -> Vec<Sample> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| {
+        eprintln!("cannot read {path}: {e}");
+        std::process::exit(1)
+    });
+    text.lines()
+        .filter_map(|line| {
+            let mut fields = line.split(';');
+            let position = Position::from_fen(Variant::English, fields.next()?).ok()?;
+            let result = fields.next()?.trim().parse().ok()?;
+            let search = fields.next().and_then(|score| score.trim().parse().ok());
+            Some(Sample { position, result, search })
+        })
+        .collect()
+}
+
+struct Net {
+    h1: usize,
+    h2: usize,
+    w1: Vec<f32>, // INPUTS x h1
+    b1: Vec<f32>,
+    w2: Vec<f32>, // h1 x h2
+    b2: Vec<f32>,
+    w3: Vec<f32>, // h2
+    b3: f32,
+}
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn uniform(&mut self) -> f32 {
+        (self.next() >> 40) as f32 / (1u64 << 24) as f32
+    }
+    fn sym(&mut self, a: f32) -> f32 {
+        (self.uniform() * 2.0 - 1.0) * a
+    }
+}
+
+impl Net {
+    fn new(h1: usize, h2: usize, rng: &mut Rng) -> Net {
+        let a1 = (1.0 / 12.0f32).sqrt();
+        let a2 = (3.0 / h1 as f32).sqrt();
+        let a3 = (3.0 / h2 as f32).sqrt();
+        Net {
+            h1,
+            h2,
+            w1: (0..INPUTS * h1).map(|_| rng.sym(a1)).collect(),
+            b1: (0..h1).map(|_| 0.5).collect(),
+            w2: (0..h1 * h2).map(|_| rng.sym(a2)).collect(),
+            b2: vec![0.0; h2],
+            w3: (0..h2).map(|_| rng.sym(a3) * 0.1).collect(),
+            b3: 0.0,
+        }
+    }
+    fn params(&self) -> usize {
+        self.w1.len() + self.b1.len() + self.w2.len() + self.b2.len() + self.w3.len() + 1
+    }
+    // returns output (in men) and activations
+    fn forward(&self, f: &[u16], a1: &mut [f32], z1: &mut [f32], a2: &mut [f32], z2: &mut [f32]) -> f32 {
+        z1.copy_from_slice(&self.b1);
+        for &i in f {
+            let row = &self.w1[i as usize * self.h1..(i as usize + 1) * self.h1];
+            for (z, w) in z1.iter_mut().zip(row) {
+                *z += w;
+            }
+        }
+        for (a, z) in a1.iter_mut().zip(z1.iter()) {
+            *a = z.clamp(0.0, 1.0);
+        }
+        z2.copy_from_slice(&self.b2);
+        for j in 0..self.h1 {
+            let a = a1[j];
+            if a == 0.0 {
+                continue;
+            }
+            let row = &self.w2[j * self.h2..(j + 1) * self.h2];
+            for (z, w) in z2.iter_mut().zip(row) {
+                *z += a * w;
+            }
+        }
+        for (a, z) in a2.iter_mut().zip(z2.iter()) {
+            *a = z.clamp(0.0, 1.0);
+        }
+        let mut o = self.b3;
+        for (a, w) in a2.iter().zip(&self.w3) {
+            o += a * w;
+        }
+        o
+    }
+}
+
+struct Adam {
+    m: Vec<f32>,
+    v: Vec<f32>,
+}
+impl Adam {
+    fn new(n: usize) -> Adam {
+        Adam { m: vec![0.0; n], v: vec![0.0; n] }
+    }
+    fn step(&mut self, params: &mut [f32], grads: &[f32], lr: f32, t: i32) {
+        let (b1, b2) = (0.9f32, 0.999f32);
+        let c1 = 1.0 - b1.powi(t);
+        let c2 = 1.0 - b2.powi(t);
+        for i in 0..params.len() {
+            let g = grads[i];
+            self.m[i] = b1 * self.m[i] + (1.0 - b1) * g;
+            self.v[i] = b2 * self.v[i] + (1.0 - b2) * g * g;
+            params[i] -= lr * (self.m[i] / c1) / ((self.v[i] / c2).sqrt() + 1e-8);
+        }
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let number = |i: usize| args.get(i).and_then(|a| a.parse::<f64>().ok());
+    let (Some(h1), Some(h2), Some(epochs), Some(scale), Some(out)) =
+        (number(1), number(2), number(3), number(4), args.get(5))
+    else {
+        eprintln!("usage: checkers-fit-net H1 H2 EPOCHS SCALE OUT FILE...");
+        std::process::exit(2);
+    };
+    let (h1, h2, epochs) = (h1 as usize, h2 as usize, epochs as usize);
+    let files = &args[6..];
+    let mut samples: Vec<Sample> = files.iter().flat_map(|p| read(p)).collect();
+    let mut held_s = Vec::new();
+    let mut train_s = Vec::new();
+    for (i, s) in samples.drain(..).enumerate() {
+        if (i / 1000) % 10 == 9 {
+            held_s.push(s)
+        } else {
+            train_s.push(s)
+        }
+    }
+    let weights = *Weights::of(Variant::English);
+    let sc = scale as f32;
+    let sig = |cp: f64| 1.0 / (1.0 + (-scale * cp / 100.0).exp());
+    let to_rows = |v: &[Sample]| -> Vec<Row> {
+        v.iter()
+            .map(|s| {
+                let white = s.position.turn() == Color::White;
+                let res = if white { s.result } else { 1.0 - s.result };
+                let score = s.search.map(|x| if white { x } else { -x });
+                let target = score.map_or(res, sig);
+                Row {
+                    feats: features(&s.position),
+                    target: target as f32,
+                    base: evaluate_with(&s.position, &weights) as f32,
+                }
+            })
+            .collect()
+    };
+    let mut train = to_rows(&train_s);
+    let held = to_rows(&held_s);
+    let base_loss = |rows: &[Row]| {
+        rows.iter().map(|r| (sigmoid(sc * r.base / 100.0) - r.target).powi(2) as f64).sum::<f64>()
+            / rows.len() as f64
+    };
+    eprintln!(
+        "{} train {} held scale {scale:.3}; tables: train {:.6} held {:.6}",
+        train.len(),
+        held.len(),
+        base_loss(&train),
+        base_loss(&held)
+    );
+    let mut rng = Rng(0x9E3779B97F4A7C15);
+    let mut net = Net::new(h1, h2, &mut rng);
+
+    eprintln!("params {}", net.params());
+    let mut opt1 = Adam::new(net.w1.len());
+    let mut optb1 = Adam::new(h1);
+    let mut opt2 = Adam::new(net.w2.len());
+    let mut optb2 = Adam::new(h2);
+    let mut opt3 = Adam::new(h2 + 1);
+    let (mut a1, mut z1, mut a2, mut z2) = (vec![0.0; h1], vec![0.0; h1], vec![0.0; h2], vec![0.0; h2]);
+    let mut g1 = vec![0.0f32; net.w1.len()];
+    let mut gb1 = vec![0.0f32; h1];
+    let mut g2 = vec![0.0f32; net.w2.len()];
+    let mut gb2 = vec![0.0f32; h2];
+    let mut g3 = vec![0.0f32; h2 + 1];
+    let mut d1 = vec![0.0f32; h1];
+    let mut d2 = vec![0.0f32; h2];
+    let batch = 1024;
+    let mut t = 0;
+    let out_cp = |o: f32, _: &Row| 100.0 * o;
+    let eval_loss = |net: &Net, rows: &[Row]| {
+        let (mut a1, mut z1, mut a2, mut z2) = (vec![0.0; h1], vec![0.0; h1], vec![0.0; h2], vec![0.0; h2]);
+        rows.iter()
+            .map(|r| {
+                let o = net.forward(&r.feats, &mut a1, &mut z1, &mut a2, &mut z2);
+                (sigmoid(sc * out_cp(o, r) / 100.0) - r.target).powi(2) as f64
+            })
+            .sum::<f64>()
+            / rows.len() as f64
+    };
+    eprintln!("start: held {:.6}", eval_loss(&net, &held));
+    for epoch in 0..epochs {
+        // shuffle
+        for i in (1..train.len()).rev() {
+            let j = (rng.next() % (i as u64 + 1)) as usize;
+            train.swap(i, j);
+        }
+        let lr = if epoch < epochs * 2 / 3 { 1e-3 } else { 3e-4 };
+        let mut tl = 0.0f64;
+        for chunk in train.chunks(batch) {
+            g1.iter_mut().for_each(|g| *g = 0.0);
+            gb1.iter_mut().for_each(|g| *g = 0.0);
+            g2.iter_mut().for_each(|g| *g = 0.0);
+            gb2.iter_mut().for_each(|g| *g = 0.0);
+            g3.iter_mut().for_each(|g| *g = 0.0);
+            for r in chunk {
+                let o = net.forward(&r.feats, &mut a1, &mut z1, &mut a2, &mut z2);
+                let p = sigmoid(sc * out_cp(o, r) / 100.0);
+                let e = p - r.target;
+                tl += (e * e) as f64;
+                // d loss / d o
+                let d_o = 2.0 * e * p * (1.0 - p) * sc;
+                for k in 0..h2 {
+                    g3[k] += d_o * a2[k];
+                    d2[k] = if z2[k] > 0.0 && z2[k] < 1.0 { d_o * net.w3[k] } else { 0.0 };
+                }
+                g3[h2] += d_o;
+                for (g, d) in gb2.iter_mut().zip(&d2) {
+                    *g += d;
+                }
+                for j in 0..h1 {
+                    let row = &net.w2[j * h2..(j + 1) * h2];
+                    let mut s = 0.0;
+                    for k in 0..h2 {
+                        s += row[k] * d2[k];
+                    }
+                    d1[j] = if z1[j] > 0.0 && z1[j] < 1.0 { s } else { 0.0 };
+                    if a1[j] != 0.0 {
+                        let grow = &mut g2[j * h2..(j + 1) * h2];
+                        for k in 0..h2 {
+                            grow[k] += a1[j] * d2[k];
+                        }
+                    }
+                }
+                for (g, d) in gb1.iter_mut().zip(&d1) {
+                    *g += d;
+                }
+                for &i in &r.feats {
+                    let grow = &mut g1[i as usize * h1..(i as usize + 1) * h1];
+                    for (g, d) in grow.iter_mut().zip(&d1) {
+                        *g += d;
+                    }
+                }
+            }
+            let n = chunk.len() as f32;
+            for g in g1
+                .iter_mut()
+                .chain(gb1.iter_mut())
+                .chain(g2.iter_mut())
+                .chain(gb2.iter_mut())
+                .chain(g3.iter_mut())
+            {
+                *g /= n;
+            }
+            t += 1;
+            opt1.step(&mut net.w1, &g1, lr, t);
+            optb1.step(&mut net.b1, &gb1, lr, t);
+            opt2.step(&mut net.w2, &g2, lr, t);
+            optb2.step(&mut net.b2, &gb2, lr, t);
+            let mut w3b = net.w3.clone();
+            w3b.push(net.b3);
+            opt3.step(&mut w3b, &g3, lr, t);
+            net.b3 = w3b[h2];
+            w3b.truncate(h2);
+            net.w3 = w3b;
+        }
+        eprintln!("epoch {epoch}: train {:.6} held {:.6}", tl / train.len() as f64, eval_loss(&net, &held));
+        {
+            let path = out;
+            let mut bytes = Vec::new();
+            bytes.extend_from_slice(&(h1 as u32).to_le_bytes());
+            bytes.extend_from_slice(&(h2 as u32).to_le_bytes());
+            for v in net
+                .w1
+                .iter()
+                .chain(&net.b1)
+                .chain(&net.w2)
+                .chain(&net.b2)
+                .chain(&net.w3)
+                .chain(std::iter::once(&net.b3))
+            {
+                bytes.extend_from_slice(&v.to_le_bytes());
+            }
+            if let Err(e) = std::fs::write(path, bytes) {
+                eprintln!("cannot write {path}: {e}");
+                std::process::exit(1);
+            }
+        }
+    }
+}

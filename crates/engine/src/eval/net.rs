@@ -1,0 +1,237 @@
+//! A small neural network evaluation for English positions with men: 256 inputs (a man or
+//! a king of the side to move or of its opponent on each square, the board turned for
+//! Black), 128 then 32 clipped-ReLU units, one output in men. All integer arithmetic after
+//! loading, so every instruction set gives the same score (the bench signature depends on it).
+
+use std::sync::OnceLock;
+
+use checkers_rules::{Color, Position};
+
+const INPUTS: usize = 256;
+const H1: usize = 128;
+const H2: usize = 32;
+/// First-layer fixed point: 1.0 is 127, so a clipped activation is a `u8` up to 127.
+const Q1: f32 = 127.0;
+/// Second-layer weights: 1.0 is 64.
+const Q2: f32 = 64.0;
+/// Output weights: 1.0 is 256.
+const Q3: f32 = 256.0;
+
+#[repr(C, align(64))]
+pub struct Net {
+    w1: [[i16; H1]; INPUTS],
+    b1: [i16; H1],
+    /// `[j / 4][k][j % 4]`: four inputs' weights side by side for each second-layer unit.
+    w2: [[[i8; 4]; H2]; H1 / 4],
+    b2: [i32; H2],
+    w3: [i32; H2],
+    b3: i32,
+}
+
+static BYTES: &[u8] = include_bytes!("english-net.bin");
+
+fn parse(bytes: &[u8]) -> Box<Net> {
+    let u = |i: usize| u32::from_le_bytes(bytes[i * 4..i * 4 + 4].try_into().unwrap()) as usize;
+    assert_eq!((u(0), u(1)), (H1, H2), "network shape");
+    let f = |i: usize| f32::from_le_bytes(bytes[(i + 2) * 4..(i + 2) * 4 + 4].try_into().unwrap());
+    let mut net = Box::new(Net {
+        w1: [[0; H1]; INPUTS],
+        b1: [0; H1],
+        w2: [[[0; 4]; H2]; H1 / 4],
+        b2: [0; H2],
+        w3: [0; H2],
+        b3: 0,
+    });
+    let mut at = 0;
+    let mut next = || {
+        at += 1;
+        f(at - 1)
+    };
+    for i in 0..INPUTS {
+        for j in 0..H1 {
+            net.w1[i][j] = (next() * Q1).round().clamp(-32767.0, 32767.0) as i16;
+        }
+    }
+    for j in 0..H1 {
+        net.b1[j] = (next() * Q1).round() as i16;
+    }
+    for j in 0..H1 {
+        for k in 0..H2 {
+            net.w2[j / 4][k][j % 4] = (next() * Q2).round().clamp(-127.0, 127.0) as i8;
+        }
+    }
+    for k in 0..H2 {
+        net.b2[k] = (next() * Q1 * Q2).round() as i32;
+    }
+    for k in 0..H2 {
+        net.w3[k] = (next() * Q3).round() as i32;
+    }
+    net.b3 = (next() * Q1 * Q3).round() as i32;
+    net
+}
+
+pub fn net() -> &'static Net {
+    static NET: OnceLock<Box<Net>> = OnceLock::new();
+    NET.get_or_init(|| parse(BYTES))
+}
+
+impl Net {
+    /// Centi-men for the side to move.
+    #[inline]
+    pub fn evaluate(&self, p: &Position) -> i32 {
+        let w = p.pieces(Color::White).bits();
+        let b = p.pieces(Color::Black).bits();
+        let k = p.kings().bits();
+        let (own, opp, kk) = if p.turn() == Color::White {
+            (w, b, k)
+        } else {
+            (b.reverse_bits(), w.reverse_bits(), k.reverse_bits())
+        };
+        let planes = [own & !kk, own & kk, opp & !kk, opp & kk];
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx512vnni")
+                && std::arch::is_x86_feature_detected!("avx512bw")
+            {
+                // SAFETY: the CPU has these features, checked just above.
+                return unsafe { self.forward_vnni(&planes) };
+            }
+            if std::arch::is_x86_feature_detected!("avx2") {
+                // SAFETY: as above.
+                return unsafe { self.forward_avx2(&planes) };
+            }
+        }
+        self.forward_scalar(&planes)
+    }
+
+    #[inline(always)]
+    fn first_layer(&self, planes: &[u64; 4]) -> [u8; H1] {
+        let mut acc = self.b1;
+        for (plane, &bits) in planes.iter().enumerate() {
+            let mut x = bits;
+            while x != 0 {
+                let row = &self.w1[plane * 64 + x.trailing_zeros() as usize];
+                for j in 0..H1 {
+                    acc[j] = acc[j].wrapping_add(row[j]);
+                }
+                x &= x - 1;
+            }
+        }
+        let mut a = [0u8; H1];
+        for j in 0..H1 {
+            a[j] = acc[j].clamp(0, Q1 as i16) as u8;
+        }
+        a
+    }
+
+    #[inline(always)]
+    fn output(&self, sums: &[i32; H2]) -> i32 {
+        let mut out = self.b3;
+        for ((&sum, &bias), &weight) in sums.iter().zip(&self.b2).zip(&self.w3) {
+            out += ((sum + bias) >> 6).clamp(0, Q1 as i32) * weight;
+        }
+        // Men to centi-men.
+        (out as i64 * 100 / (Q1 * Q3) as i64) as i32
+    }
+
+    fn forward_scalar(&self, planes: &[u64; 4]) -> i32 {
+        let a = self.first_layer(planes);
+        let mut sums = [0i32; H2];
+        for (quad, weights) in self.w2.iter().enumerate() {
+            for (sum, w) in sums.iter_mut().zip(weights) {
+                for i in 0..4 {
+                    *sum += i32::from(a[4 * quad + i]) * i32::from(w[i]);
+                }
+            }
+        }
+        self.output(&sums)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn forward_avx2(&self, planes: &[u64; 4]) -> i32 {
+        use std::arch::x86_64::*;
+        let a = self.first_layer(planes);
+        let ones = _mm256_set1_epi16(1);
+        let mut acc = [_mm256_setzero_si256(); H2 / 8];
+        for (quad, weights) in self.w2.iter().enumerate() {
+            let four = i32::from_le_bytes([a[4 * quad], a[4 * quad + 1], a[4 * quad + 2], a[4 * quad + 3]]);
+            if four == 0 {
+                continue;
+            }
+            let inputs = _mm256_set1_epi32(four);
+            let w = weights.as_ptr() as *const __m256i;
+            for (b, sum) in acc.iter_mut().enumerate() {
+                // u8 × i8 pairs cannot saturate: 2 × 127 × 127 < 32767.
+                let pairs = _mm256_maddubs_epi16(inputs, _mm256_loadu_si256(w.add(b)));
+                *sum = _mm256_add_epi32(*sum, _mm256_madd_epi16(pairs, ones));
+            }
+        }
+        let mut sums = [0i32; H2];
+        _mm256_storeu_si256(sums.as_mut_ptr() as *mut __m256i, acc[0]);
+        _mm256_storeu_si256(sums.as_mut_ptr().add(8) as *mut __m256i, acc[1]);
+        _mm256_storeu_si256(sums.as_mut_ptr().add(16) as *mut __m256i, acc[2]);
+        _mm256_storeu_si256(sums.as_mut_ptr().add(24) as *mut __m256i, acc[3]);
+        self.output(&sums)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
+    unsafe fn forward_vnni(&self, planes: &[u64; 4]) -> i32 {
+        use std::arch::x86_64::*;
+        let a = self.first_layer(planes);
+        // Four independent chains for each half: the instruction's latency, not its
+        // throughput, would bound a single chain.
+        let mut lo = [_mm512_setzero_si512(); 4];
+        let mut hi = [_mm512_setzero_si512(); 4];
+        for (step, weights) in self.w2.chunks_exact(4).enumerate() {
+            for (c, quad) in weights.iter().enumerate() {
+                let q = 4 * step + c;
+                let four = i32::from_le_bytes([a[4 * q], a[4 * q + 1], a[4 * q + 2], a[4 * q + 3]]);
+                let inputs = _mm512_set1_epi32(four);
+                let w = quad.as_ptr() as *const __m512i;
+                lo[c] = _mm512_dpbusd_epi32(lo[c], inputs, _mm512_loadu_si512(w));
+                hi[c] = _mm512_dpbusd_epi32(hi[c], inputs, _mm512_loadu_si512(w.add(1)));
+            }
+        }
+        let lo = _mm512_add_epi32(_mm512_add_epi32(lo[0], lo[1]), _mm512_add_epi32(lo[2], lo[3]));
+        let hi = _mm512_add_epi32(_mm512_add_epi32(hi[0], hi[1]), _mm512_add_epi32(hi[2], hi[3]));
+        let mut sums = [0i32; H2];
+        _mm512_storeu_si512(sums.as_mut_ptr() as *mut __m512i, lo);
+        _mm512_storeu_si512(sums.as_mut_ptr().add(16) as *mut __m512i, hi);
+        self.output(&sums)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_instruction_set_gives_the_same_score() {
+        let net = net();
+        let mut x: u64 = 0x1234_5678_9abc_def1;
+        for _ in 0..2000 {
+            let mut planes = [0u64; 4];
+            for _ in 0..20 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let square = x % 64;
+                planes[(x >> 32) as usize % 4] |= 1 << square;
+            }
+            let scalar = net.forward_scalar(&planes);
+            #[cfg(target_arch = "x86_64")]
+            unsafe {
+                if std::arch::is_x86_feature_detected!("avx2") {
+                    assert_eq!(net.forward_avx2(&planes), scalar);
+                }
+                if std::arch::is_x86_feature_detected!("avx512vnni")
+                    && std::arch::is_x86_feature_detected!("avx512bw")
+                {
+                    assert_eq!(net.forward_vnni(&planes), scalar);
+                }
+            }
+        }
+    }
+}
