@@ -75,6 +75,8 @@ pub(crate) struct ThreadData {
     plies: Box<[PlyData; MAX_PLY + 1]>,
     /// Quiet-move history by [`from_to`].
     history: Vec<i32>,
+    /// Recent evaluations by position, see [`EvalCache`].
+    eval_cache: EvalCache,
 }
 
 impl ThreadData {
@@ -86,7 +88,11 @@ impl ThreadData {
             killers: [NO_KILLER; 2],
             pv: Vec::with_capacity(MAX_PLY),
         };
-        ThreadData { plies: Box::new(std::array::from_fn(|_| ply())), history: vec![0; 64 * 64] }
+        ThreadData {
+            plies: Box::new(std::array::from_fn(|_| ply())),
+            history: vec![0; 64 * 64],
+            eval_cache: EvalCache::new(),
+        }
     }
     pub fn clear(&mut self) {
         self.plies.iter_mut().for_each(|p| p.killers = [NO_KILLER; 2]);
@@ -382,8 +388,8 @@ impl<'a> Searcher<'a> {
     }
 
     #[inline]
-    fn evaluate(&self, position: &Position) -> i32 {
-        let score = evaluate(position);
+    fn evaluate(&mut self, position: &Position) -> i32 {
+        let score = self.data.eval_cache.evaluate(position);
         if self.config.eval_noise == 0 {
             return score;
         }
@@ -397,7 +403,7 @@ impl<'a> Searcher<'a> {
     /// above any evaluation yet below forced wins, with the evaluation added so that the
     /// search still prefers the simpler of two wins.
     #[inline(always)]
-    fn endgame_score(&self, position: &Position, ply: usize) -> Option<i32> {
+    fn endgame_score(&mut self, position: &Position, ply: usize) -> Option<i32> {
         // Most nodes have too many pieces: that test is inlined, the probe is not.
         if piece_count(position) > self.endgame_pieces {
             return None;
@@ -406,7 +412,7 @@ impl<'a> Searcher<'a> {
     }
 
     #[inline(never)]
-    fn probe_endgame(&self, position: &Position, ply: usize) -> Option<i32> {
+    fn probe_endgame(&mut self, position: &Position, ply: usize) -> Option<i32> {
         let db = self.endgame?;
         let value = db.probe(position)?;
         if value == Value::Draw {
@@ -722,7 +728,13 @@ impl<'a> Searcher<'a> {
     /// null window at `alpha` (as Cake does): lines already clearly won or lost for one side
     /// seldom change the parent's result, and the plies saved go to the lines that might.
     /// English only: in Russian it measured no gain.
-    fn truncation(&self, position: &Position, alpha: i32, depth: i32, static_eval: &mut Option<i32>) -> i32 {
+    fn truncation(
+        &mut self,
+        position: &Position,
+        alpha: i32,
+        depth: i32,
+        static_eval: &mut Option<i32>,
+    ) -> i32 {
         if position.variant() != Variant::English {
             return 0;
         }
@@ -851,6 +863,42 @@ impl<'a> Searcher<'a> {
         for m in order[..cut_index].iter().map(|&k| generated(k)).filter(|m| !m.is_capture()) {
             update(m, -bonus);
         }
+    }
+}
+
+/// Evaluations of recently seen positions, one search thread's: a third to a half of the
+/// evaluations a search asks for are of positions it evaluated moments before (transposed
+/// leaves, a parent's truncation and futility tests), and the English network costs about
+/// as much as the rest of a node. An entry is a position's hash key with
+/// its low bits (the entry's index) replaced by the evaluation, so it fits in eight bytes
+/// and the table in the core's second-level cache.
+struct EvalCache {
+    entries: Box<[u64]>,
+}
+
+const EVAL_CACHE_BITS: u32 = 15;
+const EVAL_CACHE_MASK: u64 = (1 << EVAL_CACHE_BITS) - 1;
+
+impl EvalCache {
+    fn new() -> EvalCache {
+        // Every bit set: only a key whose upper 48 bits are all ones (odds 2^-48) would read
+        // an empty entry, as -1.
+        EvalCache { entries: vec![u64::MAX; 1 << EVAL_CACHE_BITS].into_boxed_slice() }
+    }
+
+    #[inline(always)]
+    fn evaluate(&mut self, position: &Position) -> i32 {
+        let key = position.hash_key();
+        let slot = &mut self.entries[(key & EVAL_CACHE_MASK) as usize];
+        let tag = key & !0xffff;
+        if *slot & !0xffff == tag {
+            return i32::from(*slot as u16 as i16);
+        }
+        let score = evaluate(position);
+        if let Ok(short) = i16::try_from(score) {
+            *slot = tag | u64::from(short as u16);
+        }
+        score
     }
 }
 
