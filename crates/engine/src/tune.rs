@@ -120,6 +120,20 @@ pub fn generate(
     samples
 }
 
+/// The samples of a sample file's text, one `FEN;RESULT[;SCORE]` a line (as the tuner writes
+/// them); lines that do not read as one are left out.
+pub fn parse_samples(variant: Variant, text: &str) -> Vec<Sample> {
+    text.lines()
+        .filter_map(|line| {
+            let mut fields = line.split(';');
+            let position = Position::from_fen(variant, fields.next()?).ok()?;
+            let result = fields.next()?.trim().parse().ok()?;
+            let search = fields.next().and_then(|score| score.trim().parse().ok());
+            Some(Sample { position, result, search })
+        })
+        .collect()
+}
+
 /// A search's score for the side to move as a sample's score: White's view, decisive scores
 /// clamped to [`SEARCH_SCORE_LIMIT`].
 fn white_score(position: &Position, score: Score) -> f64 {

@@ -9,7 +9,7 @@
 // Backpropagation reads best with the layers' indices written out.
 #![allow(clippy::needless_range_loop)]
 
-use checkers_engine::tune::Sample;
+use checkers_engine::tune::{parse_samples, Sample};
 use checkers_engine::{evaluate_with, Weights};
 use checkers_rules::{Color, Position, Variant};
 
@@ -48,15 +48,7 @@ fn read(path: &str) -> Vec<Sample> {
         eprintln!("cannot read {path}: {e}");
         std::process::exit(1)
     });
-    text.lines()
-        .filter_map(|line| {
-            let mut fields = line.split(';');
-            let position = Position::from_fen(Variant::English, fields.next()?).ok()?;
-            let result = fields.next()?.trim().parse().ok()?;
-            let search = fields.next().and_then(|score| score.trim().parse().ok());
-            Some(Sample { position, result, search })
-        })
-        .collect()
+    parse_samples(Variant::English, &text)
 }
 
 struct Net {
@@ -203,7 +195,7 @@ fn main() {
     let held = to_rows(&held_s);
     let base_loss = |rows: &[Row]| {
         rows.iter().map(|r| (sigmoid(sc * r.base / 100.0) - r.target).powi(2) as f64).sum::<f64>()
-            / rows.len() as f64
+            / rows.len().max(1) as f64
     };
     eprintln!(
         "{} train {} held scale {scale:.3}; tables: train {:.6} held {:.6}",
@@ -240,7 +232,7 @@ fn main() {
                 (sigmoid(sc * out_cp(o, r) / 100.0) - r.target).powi(2) as f64
             })
             .sum::<f64>()
-            / rows.len() as f64
+            / rows.len().max(1) as f64
     };
     eprintln!("start: held {:.6}", eval_loss(&net, &held));
     for epoch in 0..epochs {

@@ -20,11 +20,11 @@
 use std::io::Write;
 
 use checkers_engine::tune::{
-    fit_scale, fit_tables, formations_of_men, generate, loss, loss_with_tables, rescore, tune, FitScope,
-    Fitted, Sample, SelfPlay,
+    fit_scale, fit_tables, formations_of_men, generate, loss, loss_with_tables, parse_samples, rescore, tune,
+    FitScope, Fitted, Sample, SelfPlay,
 };
 use checkers_engine::{Formations, Level, Weights, FORMATION_PAIRS, PATTERN_BYTES, PATTERN_STATES};
-use checkers_rules::{to_fen, Position, Variant};
+use checkers_rules::{to_fen, Variant};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -140,15 +140,7 @@ fn read_samples(variant: Variant, path: &str) -> Vec<Sample> {
         eprintln!("cannot read {path}: {e}");
         std::process::exit(1)
     });
-    text.lines()
-        .filter_map(|line| {
-            let mut fields = line.split(';');
-            let position = Position::from_fen(variant, fields.next()?).ok()?;
-            let result = fields.next()?.trim().parse().ok()?;
-            let search = fields.next().and_then(|score| score.trim().parse().ok());
-            Some(Sample { position, result, search })
-        })
-        .collect()
+    parse_samples(variant, &text)
 }
 
 fn fit_squares(args: &[String]) {
