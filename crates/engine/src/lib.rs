@@ -3,7 +3,9 @@
 //! The computer player of the project: a search (iterative deepening principal variation
 //! search with a transposition table, killer and history ordering, late move reductions,
 //! capture resolution to quiet positions, Lazy SMP threads), an evaluation for each variant
-//! with endgame knowledge, time management, and nine playing levels from beginner to master.
+//! with endgame knowledge (for English positions with men, a small neural network trained on
+//! the engine's own searches), time management, and nine playing levels from beginner to
+//! master.
 //! Callers hold an [`Engine`], give it a position, the game's earlier positions and
 //! [`Limits`], and get a [`SearchResult`] whose move is always legal.
 //!
