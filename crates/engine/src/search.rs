@@ -868,10 +868,11 @@ impl<'a> Searcher<'a> {
 
 /// Evaluations of recently seen positions, one search thread's: a third to a half of the
 /// evaluations a search asks for are of positions it evaluated moments before (transposed
-/// leaves, a parent's truncation and futility tests), and the English network costs about
-/// as much as the rest of a node. An entry is a position's hash key with
-/// its low bits (the entry's index) replaced by the evaluation, so it fits in eight bytes
-/// and the table in the core's second-level cache.
+/// leaves, a parent's truncation and futility tests), and the English network makes a node
+/// about an eighth slower. An entry is a position's key with its low bits (the entry's
+/// index) replaced by the evaluation, so it fits in eight bytes and the table in the core's
+/// second-level cache. The key is the position's hash key with the variant mixed in: the
+/// hash key leaves it out, and an engine may search both variants without clearing this.
 struct EvalCache {
     entries: Box<[u64]>,
 }
@@ -888,7 +889,11 @@ impl EvalCache {
 
     #[inline(always)]
     fn evaluate(&mut self, position: &Position) -> i32 {
-        let key = position.hash_key();
+        let variant = match position.variant() {
+            Variant::English => 0,
+            Variant::Russian => 0x6a09_e667_f3bc_c909,
+        };
+        let key = position.hash_key() ^ variant;
         let slot = &mut self.entries[(key & EVAL_CACHE_MASK) as usize];
         let tag = key & !0xffff;
         if *slot & !0xffff == tag {
@@ -983,5 +988,23 @@ impl Searcher<'_> {
             out.push((*mv, score));
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_evaluation_table_keeps_the_variants_apart() {
+        let fen = "W:W22,25,27,29:B11,14,18";
+        let english = Position::from_fen(Variant::English, fen).unwrap();
+        let russian = Position::from_fen(Variant::Russian, fen).unwrap();
+        assert_eq!(english.hash_key(), russian.hash_key(), "the hash key leaves the variant out");
+        assert_ne!(evaluate(&english), evaluate(&russian));
+        let mut table = EvalCache::new();
+        assert_eq!(table.evaluate(&english), evaluate(&english));
+        assert_eq!(table.evaluate(&russian), evaluate(&russian));
+        assert_eq!(table.evaluate(&english), evaluate(&english));
     }
 }
