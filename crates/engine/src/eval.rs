@@ -24,6 +24,7 @@ use checkers_rules::{Color, Position, Variant};
 /// `Weights::ENGLISH`, fitted.
 mod english;
 mod net;
+pub use net::network_inputs;
 /// `Weights::RUSSIAN`, fitted.
 mod russian;
 

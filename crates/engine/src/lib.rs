@@ -43,8 +43,8 @@ pub use bench::{bench, BenchLine, BenchSummary, BENCH_DEPTH, BENCH_POSITIONS};
 pub use endgame::ENDGAME_PIECES;
 pub use engine::{Engine, EngineOptions, SearchInfo, SearchResult};
 pub use eval::{
-    evaluate_with, formation_indices, pattern_index, BlendedFormations, BlendedSquares, Formations, Patterns,
-    SquareValues, Weights, FORMATION_PAIRS, PATTERN_BYTES, PATTERN_STATES,
+    evaluate_with, formation_indices, network_inputs, pattern_index, BlendedFormations, BlendedSquares,
+    Formations, Patterns, SquareValues, Weights, FORMATION_PAIRS, PATTERN_BYTES, PATTERN_STATES,
 };
 pub use level::{hint, judge, DrawAnswer, Level, LevelError};
 pub use limits::{Clock, Limits, StopHandle};

@@ -134,6 +134,14 @@ pub fn parse_samples(variant: Variant, text: &str) -> Vec<Sample> {
         .collect()
 }
 
+/// Samples split for a fit: every tenth block of 1000 (whole stretches of games) held out to
+/// check it, the rest to train on. Returns (training, held out).
+pub fn split_held_out(samples: Vec<Sample>) -> (Vec<Sample>, Vec<Sample>) {
+    let (held, train): (Vec<_>, Vec<_>) =
+        samples.into_iter().enumerate().partition(|(i, _)| (i / 1000) % 10 == 9);
+    (train.into_iter().map(|(_, s)| s).collect(), held.into_iter().map(|(_, s)| s).collect())
+}
+
 /// A search's score for the side to move as a sample's score: White's view, decisive scores
 /// clamped to [`SEARCH_SCORE_LIMIT`].
 fn white_score(position: &Position, score: Score) -> f64 {

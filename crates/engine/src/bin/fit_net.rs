@@ -9,8 +9,8 @@
 // Backpropagation reads best with the layers' indices written out.
 #![allow(clippy::needless_range_loop)]
 
-use checkers_engine::tune::{parse_samples, Sample};
-use checkers_engine::{evaluate_with, Weights};
+use checkers_engine::tune::{parse_samples, split_held_out, Sample};
+use checkers_engine::{evaluate_with, network_inputs, Weights};
 use checkers_rules::{Color, Position, Variant};
 
 const INPUTS: usize = 256;
@@ -21,18 +21,13 @@ struct Row {
     base: f32, // table eval for mover, centi-men
 }
 
+/// The indices of the inputs that are on, as the engine reads them.
 fn features(p: &Position) -> Vec<u16> {
-    let w = p.pieces(Color::White).bits();
-    let b = p.pieces(Color::Black).bits();
-    let k = p.kings().bits();
-    let (own, opp) = if p.turn() == Color::White { (w, b) } else { (b.reverse_bits(), w.reverse_bits()) };
-    let kk = if p.turn() == Color::White { k } else { k.reverse_bits() };
     let mut f = Vec::with_capacity(24);
-    for (plane, bits) in [(0, own & !kk), (1, own & kk), (2, opp & !kk), (3, opp & kk)] {
+    for (plane, bits) in (0u16..).zip(network_inputs(p)) {
         let mut x = bits;
         while x != 0 {
-            let s = x.trailing_zeros() as u16;
-            f.push(plane * 64 + s);
+            f.push(plane * 64 + x.trailing_zeros() as u16);
             x &= x - 1;
         }
     }
@@ -163,16 +158,7 @@ fn main() {
     };
     let (h1, h2, epochs) = (h1 as usize, h2 as usize, epochs as usize);
     let files = &args[6..];
-    let mut samples: Vec<Sample> = files.iter().flat_map(|p| read(p)).collect();
-    let mut held_s = Vec::new();
-    let mut train_s = Vec::new();
-    for (i, s) in samples.drain(..).enumerate() {
-        if (i / 1000) % 10 == 9 {
-            held_s.push(s)
-        } else {
-            train_s.push(s)
-        }
-    }
+    let (train_s, held_s) = split_held_out(files.iter().flat_map(|p| read(p)).collect());
     let weights = *Weights::of(Variant::English);
     let sc = scale as f32;
     let sig = |cp: f64| 1.0 / (1.0 + (-scale * cp / 100.0).exp());
@@ -223,13 +209,12 @@ fn main() {
     let mut d2 = vec![0.0f32; h2];
     let batch = 1024;
     let mut t = 0;
-    let out_cp = |o: f32, _: &Row| 100.0 * o;
     let eval_loss = |net: &Net, rows: &[Row]| {
         let (mut a1, mut z1, mut a2, mut z2) = (vec![0.0; h1], vec![0.0; h1], vec![0.0; h2], vec![0.0; h2]);
         rows.iter()
             .map(|r| {
                 let o = net.forward(&r.feats, &mut a1, &mut z1, &mut a2, &mut z2);
-                (sigmoid(sc * out_cp(o, r) / 100.0) - r.target).powi(2) as f64
+                (sigmoid(sc * (100.0 * o) / 100.0) - r.target).powi(2) as f64
             })
             .sum::<f64>()
             / rows.len().max(1) as f64
@@ -251,7 +236,8 @@ fn main() {
             g3.iter_mut().for_each(|g| *g = 0.0);
             for r in chunk {
                 let o = net.forward(&r.feats, &mut a1, &mut z1, &mut a2, &mut z2);
-                let p = sigmoid(sc * out_cp(o, r) / 100.0);
+                // The output in centi-men, on the curve of the scale as the engine's scores are.
+                let p = sigmoid(sc * (100.0 * o) / 100.0);
                 let e = p - r.target;
                 tl += (e * e) as f64;
                 // d loss / d o
@@ -311,26 +297,20 @@ fn main() {
             net.w3 = w3b;
         }
         eprintln!("epoch {epoch}: train {:.6} held {:.6}", tl / train.len() as f64, eval_loss(&net, &held));
-        {
-            let path = out;
-            let mut bytes = Vec::new();
-            bytes.extend_from_slice(&(h1 as u32).to_le_bytes());
-            bytes.extend_from_slice(&(h2 as u32).to_le_bytes());
-            for v in net
-                .w1
-                .iter()
-                .chain(&net.b1)
-                .chain(&net.w2)
-                .chain(&net.b2)
-                .chain(&net.w3)
-                .chain(std::iter::once(&net.b3))
-            {
-                bytes.extend_from_slice(&v.to_le_bytes());
-            }
-            if let Err(e) = std::fs::write(path, bytes) {
-                eprintln!("cannot write {path}: {e}");
-                std::process::exit(1);
-            }
-        }
+        write_net(out, &net);
+    }
+}
+
+/// The network as the engine reads it: little-endian u32 H1, H2, then the f32 weights.
+fn write_net(path: &str, net: &Net) {
+    let mut bytes = Vec::new();
+    bytes.extend_from_slice(&(net.h1 as u32).to_le_bytes());
+    bytes.extend_from_slice(&(net.h2 as u32).to_le_bytes());
+    for v in net.w1.iter().chain(&net.b1).chain(&net.w2).chain(&net.b2).chain(&net.w3).chain([&net.b3]) {
+        bytes.extend_from_slice(&v.to_le_bytes());
+    }
+    if let Err(e) = std::fs::write(path, bytes) {
+        eprintln!("cannot write {path}: {e}");
+        std::process::exit(1);
     }
 }

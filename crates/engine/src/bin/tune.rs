@@ -20,8 +20,8 @@
 use std::io::Write;
 
 use checkers_engine::tune::{
-    fit_scale, fit_tables, formations_of_men, generate, loss, loss_with_tables, parse_samples, rescore, tune,
-    FitScope, Fitted, Sample, SelfPlay,
+    fit_scale, fit_tables, formations_of_men, generate, loss, loss_with_tables, parse_samples, rescore,
+    split_held_out, tune, FitScope, Fitted, Sample, SelfPlay,
 };
 use checkers_engine::{Formations, Level, Weights, FORMATION_PAIRS, PATTERN_BYTES, PATTERN_STATES};
 use checkers_rules::{to_fen, Variant};
@@ -161,17 +161,7 @@ fn fit_squares(args: &[String]) {
         fail(usage)
     }
     let files = args[3..].iter().filter(|a| !a.starts_with("--"));
-    let mut samples: Vec<Sample> = files.flat_map(|path| read_samples(variant, path)).collect();
-    // Hold out every tenth block of 1000 positions (whole stretches of games) to check the fit.
-    let mut held = Vec::new();
-    let mut train = Vec::new();
-    for (i, s) in samples.drain(..).enumerate() {
-        if (i / 1000) % 10 == 9 {
-            held.push(s)
-        } else {
-            train.push(s)
-        }
-    }
+    let (train, held) = split_held_out(files.flat_map(|path| read_samples(variant, path)).collect());
     let weights = *Weights::of(variant);
     let scale = fit_scale(&train, &weights);
     eprintln!("{} training positions, {} held out; scale {scale:.3}", train.len(), held.len());

@@ -75,19 +75,28 @@ pub fn net() -> &'static Net {
     NET.get_or_init(|| parse(BYTES))
 }
 
+/// The network's inputs, four boards (64-bit, as the rules library's square sets) seen from
+/// the side to move, the board turned for Black: its men, its kings, the opponent's men, the
+/// opponent's kings. Input `64 * board + square` is on when the square's bit is set. The
+/// trainer (`checkers-fit-net`) reads positions through this too.
+#[inline(always)]
+pub fn network_inputs(p: &Position) -> [u64; 4] {
+    let w = p.pieces(Color::White).bits();
+    let b = p.pieces(Color::Black).bits();
+    let k = p.kings().bits();
+    let (own, opp, kk) = if p.turn() == Color::White {
+        (w, b, k)
+    } else {
+        (b.reverse_bits(), w.reverse_bits(), k.reverse_bits())
+    };
+    [own & !kk, own & kk, opp & !kk, opp & kk]
+}
+
 impl Net {
     /// Centi-men for the side to move.
     #[inline]
     pub fn evaluate(&self, p: &Position) -> i32 {
-        let w = p.pieces(Color::White).bits();
-        let b = p.pieces(Color::Black).bits();
-        let k = p.kings().bits();
-        let (own, opp, kk) = if p.turn() == Color::White {
-            (w, b, k)
-        } else {
-            (b.reverse_bits(), w.reverse_bits(), k.reverse_bits())
-        };
-        let planes = [own & !kk, own & kk, opp & !kk, opp & kk];
+        let planes = network_inputs(p);
         #[cfg(target_arch = "x86_64")]
         {
             if std::arch::is_x86_feature_detected!("avx512vnni")
