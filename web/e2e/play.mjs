@@ -108,7 +108,9 @@ await check('two people play a short game by clicking', async () => {
   await alice.click('#btn-draw');
   await bob.waitForSelector('#btn-accept:not([hidden])');
   await bob.click('#btn-accept');
-  await alice.waitForSelector('#banner:not([hidden])');
+  // Alice's own "You offered a draw." banner is already up; wait for the game-over one.
+  await alice.waitForFunction(() => document.querySelector('#status')?.textContent.includes('game over'))
+    .catch(() => {});
   const banner = await alice.textContent('#banner');
   if (!/agreement/i.test(banner)) throw new Error('end message: ' + banner);
 });
