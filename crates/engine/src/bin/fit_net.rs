@@ -1,7 +1,9 @@
-//! `checkers-fit-net H1 H2 EPOCHS SCALE OUT FILE...`: trains the English evaluation network
-//! (`eval/english-net.bin`; the engine expects H1 = 128, H2 = 32) on sample files of
-//! `checkers-tune generate` and `checkers-tune rescore`, to predict the search's scores alone
-//! (as a win probability on the logistic curve of SCALE, 1.22 for the fitted tables). Plain
+//! `checkers-fit-net H1 H2 EPOCHS SCALE OUT [--results W] FILE...`: trains the English
+//! evaluation network (`eval/english-net.bin`; the engine expects H1 = 128, H2 = 32) on sample
+//! files of `checkers-tune generate` and `checkers-tune rescore`, to predict the search's
+//! scores (as a win probability on the logistic curve of SCALE, 1.22 for the fitted tables);
+//! `--results W` blends the games' results into the targets of the files after it, weight W
+//! (0 until given; files of perturbed positions, whose result is a placeholder, take 0). Plain
 //! stochastic gradient descent (Adam, batches of 1024) in f32 on one thread; every tenth
 //! block of 1000 samples is held out and its loss printed after each epoch, and the network
 //! is written to OUT after each epoch as little-endian u32 H1, H2 then the f32 weights.
@@ -153,12 +155,27 @@ fn main() {
     let (Some(h1), Some(h2), Some(epochs), Some(scale), Some(out)) =
         (number(1), number(2), number(3), number(4), args.get(5))
     else {
-        eprintln!("usage: checkers-fit-net H1 H2 EPOCHS SCALE OUT FILE...");
+        eprintln!("usage: checkers-fit-net H1 H2 EPOCHS SCALE OUT [--results W] FILE...");
         std::process::exit(2);
     };
     let (h1, h2, epochs) = (h1 as usize, h2 as usize, epochs as usize);
-    let files = &args[6..];
-    let (train_s, held_s) = split_held_out(files.iter().flat_map(|p| read(p)).collect());
+    let mut samples = Vec::new();
+    let mut result_weight = 0.0;
+    let mut rest = args[6..].iter();
+    while let Some(arg) = rest.next() {
+        if arg == "--results" {
+            match rest.next().and_then(|w| w.parse::<f64>().ok()).filter(|w| (0.0..=1.0).contains(w)) {
+                Some(w) => result_weight = w,
+                None => {
+                    eprintln!("--results takes a weight from 0 to 1");
+                    std::process::exit(2);
+                }
+            }
+            continue;
+        }
+        samples.extend(read(arg).into_iter().map(|s| blend_result(s, result_weight, scale)));
+    }
+    let (train_s, held_s) = split_held_out(samples);
     let weights = *Weights::of(Variant::English);
     let sc = scale as f32;
     let sig = |cp: f64| 1.0 / (1.0 + (-scale * cp / 100.0).exp());
@@ -299,6 +316,19 @@ fn main() {
         eprintln!("epoch {epoch}: train {:.6} held {:.6}", tl / train.len() as f64, eval_loss(&net, &held));
         write_net(out, &net);
     }
+}
+
+/// The sample with its search score moved toward its game's result: the score whose win
+/// probability on the curve of `scale` is the blend of the score's and the result.
+fn blend_result(mut sample: Sample, weight: f64, scale: f64) -> Sample {
+    if weight > 0.0 {
+        if let Some(score) = sample.search {
+            let p = 1.0 / (1.0 + (-scale * score / 100.0).exp());
+            let blended = ((1.0 - weight) * p + weight * sample.result).clamp(1e-4, 1.0 - 1e-4);
+            sample.search = Some((blended / (1.0 - blended)).ln() * 100.0 / scale);
+        }
+    }
+    sample
 }
 
 /// The network as the engine reads it: little-endian u32 H1, H2, then the f32 weights.
