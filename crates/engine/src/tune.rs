@@ -176,7 +176,8 @@ fn white_eval(sample: &Sample, weights: &Weights) -> f64 {
     for_white(&sample.position, f64::from(evaluate_with(&sample.position, weights)))
 }
 
-fn sigmoid(score: f64, scale: f64) -> f64 {
+/// A score's win probability on the logistic curve of `scale` (score in hundredths of a man).
+pub fn sigmoid(score: f64, scale: f64) -> f64 {
     1.0 / (1.0 + (-scale * score / 100.0).exp())
 }
 

@@ -11,7 +11,7 @@
 // Backpropagation reads best with the layers' indices written out.
 #![allow(clippy::needless_range_loop)]
 
-use checkers_engine::tune::{parse_samples, split_held_out, Sample};
+use checkers_engine::tune::{parse_samples, sigmoid as win_probability, split_held_out, Sample};
 use checkers_engine::{evaluate_with, network_inputs, Weights};
 use checkers_rules::{Color, Position, Variant};
 
@@ -178,14 +178,13 @@ fn main() {
     let (train_s, held_s) = split_held_out(samples);
     let weights = *Weights::of(Variant::English);
     let sc = scale as f32;
-    let sig = |cp: f64| 1.0 / (1.0 + (-scale * cp / 100.0).exp());
     let to_rows = |v: &[Sample]| -> Vec<Row> {
         v.iter()
             .map(|s| {
                 let white = s.position.turn() == Color::White;
                 let res = if white { s.result } else { 1.0 - s.result };
                 let score = s.search.map(|x| if white { x } else { -x });
-                let target = score.map_or(res, sig);
+                let target = score.map_or(res, |cp| win_probability(cp, scale));
                 Row {
                     feats: features(&s.position),
                     target: target as f32,
@@ -323,8 +322,8 @@ fn main() {
 fn blend_result(mut sample: Sample, weight: f64, scale: f64) -> Sample {
     if weight > 0.0 {
         if let Some(score) = sample.search {
-            let p = 1.0 / (1.0 + (-scale * score / 100.0).exp());
-            let blended = ((1.0 - weight) * p + weight * sample.result).clamp(1e-4, 1.0 - 1e-4);
+            let blended = ((1.0 - weight) * win_probability(score, scale) + weight * sample.result)
+                .clamp(1e-4, 1.0 - 1e-4);
             sample.search = Some((blended / (1.0 - blended)).ln() * 100.0 / scale);
         }
     }
