@@ -109,6 +109,7 @@ await check('two people play a short game by clicking', async () => {
   await bob.waitForSelector('#btn-accept:not([hidden])');
   await bob.click('#btn-accept');
   // Alice's own "You offered a draw." banner is already up; wait for the game-over one.
+  // A wait that runs out is let through: the check below then names the banner shown.
   await alice.waitForFunction(() => document.querySelector('#status')?.textContent.includes('game over'))
     .catch(() => {});
   const banner = await alice.textContent('#banner');
