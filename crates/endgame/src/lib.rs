@@ -17,7 +17,7 @@ mod index;
 
 use std::collections::VecDeque;
 
-use checkers_rules::{Color, Position, SquareSet, Variant};
+use checkers_rules::{Color, MoveList, Position, SquareSet, Variant};
 use thiserror::Error;
 
 use index::{Material, SliceIndex};
@@ -245,6 +245,9 @@ impl Database {
         moves_left: &mut [u8],
     ) -> Vec<usize> {
         let mut solved = Vec::new();
+        // One list for the whole pass: a fresh one per position spent a fifth of the build
+        // allocating.
+        let mut moves = MoveList::new();
         let mut sets = index.sets(first);
         for local in 0..state.len() {
             let (i, turn) = (first + local / 2, COLORS[local % 2]);
@@ -258,7 +261,8 @@ impl Database {
             let mut inside = 0u32;
             let mut draw_out = false;
             let mut won = false;
-            for mv in position.legal_moves().iter() {
+            position.generate_moves(&mut moves);
+            for mv in moves.iter() {
                 if !mv.is_capture() && !mv.crowns() {
                     inside += 1;
                     continue;
