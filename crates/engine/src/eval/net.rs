@@ -161,15 +161,23 @@ impl Net {
     unsafe fn forward_avx2(&self, planes: &[u64; 4]) -> i32 {
         use std::arch::x86_64::*;
         let a = self.first_layer(planes);
+        // Most clipped activations are zero: only the groups of four with a nonzero one are
+        // summed, found from a bit mask rather than a branch per group, which mispredicts.
+        let zero = _mm256_setzero_si256();
+        let mut live = 0u32;
+        for chunk in 0..H1 / 32 {
+            let bytes = _mm256_loadu_si256(a.as_ptr().add(32 * chunk) as *const __m256i);
+            let zero_groups = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(bytes, zero)));
+            live |= (!zero_groups as u32 & 0xff) << (8 * chunk);
+        }
         let ones = _mm256_set1_epi16(1);
         let mut acc = [_mm256_setzero_si256(); H2 / 8];
-        for (quad, weights) in self.w2.iter().enumerate() {
+        while live != 0 {
+            let quad = live.trailing_zeros() as usize;
+            live &= live - 1;
             let four = i32::from_le_bytes([a[4 * quad], a[4 * quad + 1], a[4 * quad + 2], a[4 * quad + 3]]);
-            if four == 0 {
-                continue;
-            }
             let inputs = _mm256_set1_epi32(four);
-            let w = weights.as_ptr() as *const __m256i;
+            let w = self.w2[quad].as_ptr() as *const __m256i;
             for (b, sum) in acc.iter_mut().enumerate() {
                 // u8 × i8 pairs cannot saturate: 2 × 127 × 127 < 32767.
                 let pairs = _mm256_maddubs_epi16(inputs, _mm256_loadu_si256(w.add(b)));
