@@ -10,6 +10,9 @@ use checkers_rules::{Color, Position};
 const INPUTS: usize = 256;
 const H1: usize = 128;
 const H2: usize = 32;
+// The AVX2 path masks the first layer's activations 32 at a time, one bit a group of four,
+// in a 64-bit word.
+const _: () = assert!(H1.is_multiple_of(32) && H1 / 4 <= 64);
 /// First-layer fixed point: 1.0 is 127, so a clipped activation is a `u8` up to 127.
 const Q1: f32 = 127.0;
 /// Second-layer weights: 1.0 is 64.
@@ -165,11 +168,11 @@ impl Net {
         // summed, found from a bit mask rather than tested one by one (callgrind: 7% fewer
         // instructions here).
         let zero = _mm256_setzero_si256();
-        let mut live = 0u32;
+        let mut live = 0u64;
         for chunk in 0..H1 / 32 {
             let bytes = _mm256_loadu_si256(a.as_ptr().add(32 * chunk) as *const __m256i);
             let zero_groups = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(bytes, zero)));
-            live |= (!zero_groups as u32 & 0xff) << (8 * chunk);
+            live |= u64::from(!zero_groups as u32 & 0xff) << (8 * chunk);
         }
         let ones = _mm256_set1_epi16(1);
         let mut acc = [_mm256_setzero_si256(); H2 / 8];
