@@ -816,8 +816,7 @@ impl<'a> Searcher<'a> {
     fn order_moves(&mut self, hash_move: Option<MoveKey>, ply: usize) {
         // The quiet move that last refuted the opponent's move just played, anywhere in the
         // tree (the counter-move heuristic). English only: in Russian it measured no gain.
-        let previous = self.previous_move(ply);
-        let counter = self.data.counters.get(usize::from(previous)).copied().unwrap_or(NO_KILLER);
+        let counter = self.previous_move(ply).map_or(NO_KILLER, |previous| self.data.counters[previous]);
         let here = &mut self.data.plies[ply];
         let list = &here.moves;
         let order = &mut here.order;
@@ -856,14 +855,15 @@ impl<'a> Searcher<'a> {
         }));
     }
 
-    /// The [`from_to`] of the move that led to this node, for its counter move (none in
-    /// Russian).
-    fn previous_move(&self, ply: usize) -> KillerKey {
-        if ply > 0 && self.variant == Variant::English {
-            self.data.plies[ply - 1].played
-        } else {
-            NO_KILLER
+    /// The [`from_to`] of the move that led to this node, for its counter move: none at the
+    /// root, in Russian, or below a parent that recorded no move (`root_scores` searches its
+    /// children without going through `negamax`'s move loop).
+    fn previous_move(&self, ply: usize) -> Option<usize> {
+        if ply == 0 || self.variant != Variant::English {
+            return None;
         }
+        let played = self.data.plies[ply - 1].played;
+        (played != NO_KILLER).then_some(usize::from(played))
     }
 
     /// A quiet move caused a cut-off: remember it as a killer and as the answer to the move
@@ -881,8 +881,8 @@ impl<'a> Searcher<'a> {
             killers[1] = killers[0];
             killers[0] = key;
         }
-        if let Some(counter) = self.data.counters.get_mut(usize::from(previous)) {
-            *counter = key;
+        if let Some(previous) = previous {
+            self.data.counters[previous] = key;
         }
         let bonus = (depth * depth).min(400);
         let history = &mut self.data.history;
