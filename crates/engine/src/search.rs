@@ -856,8 +856,7 @@ impl<'a> Searcher<'a> {
     }
 
     /// The [`from_to`] of the move that led to this node, for its counter move: none at the
-    /// root, in Russian, or below a parent that recorded no move (`root_scores` searches its
-    /// children without going through `negamax`'s move loop).
+    /// root, in Russian, or below a parent that has recorded no move yet.
     fn previous_move(&self, ply: usize) -> Option<usize> {
         if ply == 0 || self.variant != Variant::English {
             return None;
@@ -1011,6 +1010,8 @@ impl Searcher<'_> {
         for mv in moves.iter() {
             let child = root.play_unchecked(mv);
             self.push(root, mv, child.hash_key());
+            // As negamax's move loop does, so that ply 1 finds its counter moves by this one.
+            self.data.plies[0].played = from_to(mv) as KillerKey;
             let score = -self.negamax(&child, depth - 1, -INFINITY, INFINITY, 1, true);
             self.pop();
             if self.aborted {
