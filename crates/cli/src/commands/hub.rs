@@ -162,6 +162,11 @@ fn serve(events: &Sender<Event>, inbox: &Receiver<Event>) {
                     }
                 };
                 let reply = hub.handle(&line);
+                if matches!(reply.action, Action::Init(_)) {
+                    // A GUI may start the clock as soon as it reads `ready`: solve the endgame
+                    // database first (about a second), so the first `go` is not late.
+                    Engine::prepare_endgame(hub.variant());
+                }
                 for answer in &reply.lines {
                     if !send(answer) {
                         return;
@@ -177,10 +182,6 @@ fn serve(events: &Sender<Event>, inbox: &Receiver<Event>) {
                     }
                     Action::Init(options) => {
                         engine = Some(Box::new(Engine::new(options)));
-                        // The endgame database is solved while the GUI gets ready; the
-                        // first `go` waits for it before its clock starts.
-                        let variant = hub.variant();
-                        std::thread::spawn(move || Engine::prepare_endgame(variant));
                     }
                     Action::NewGame => {
                         if let Some(engine) = &mut engine {
