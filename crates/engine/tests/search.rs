@@ -127,6 +127,35 @@ fn stopping_from_another_thread_returns_a_legal_move() {
     assert!(p.is_legal(&r.best_move.expect("a move")));
 }
 
+/// With helper threads the move played is still the main thread's deepest reported line, so
+/// the last line a GUI shows is the one played.
+#[test]
+fn two_threads_play_the_deepest_line_they_report() {
+    for p in sample_positions(6) {
+        let mut e = Engine::new(EngineOptions { hash_mb: 8, threads: 2 });
+        let mut deepest = 0;
+        let mut last_pv = Vec::new();
+        let r = e.search(
+            &p,
+            &[],
+            &Limits::movetime(Duration::from_millis(40)),
+            &StopHandle::new(),
+            &mut |info| {
+                deepest = deepest.max(info.depth);
+                last_pv = info.pv.clone();
+            },
+        );
+        let best = r.best_move.expect("a move");
+        assert!(p.is_legal(&best));
+        if r.depth > 0 {
+            assert_eq!(r.depth, deepest, "{p:?}");
+            // (A main thread stopped mid-iteration plays a root move that iteration proved
+            // better, with no line.)
+            assert!(r.pv == last_pv || r.pv == vec![best], "{p:?}");
+        }
+    }
+}
+
 #[test]
 fn one_thread_under_a_node_budget_repeats_exactly() {
     for p in sample_positions(6) {
