@@ -83,6 +83,9 @@ fn tiny_matches_in_both_variants_write_pdn_that_reads_back() {
         let tally = score(&stdout);
         assert_eq!(tally.0 + tally.1 + tally.2, 4, "{stdout}");
         assert!(stdout.lines().any(|l| l.starts_with("Elo difference: ")), "{stdout}");
+        // Two openings, both games of each played: two pairs.
+        let pairs = stdout.lines().find(|l| l.starts_with("Opening pairs scoring")).expect(&stdout);
+        assert!(pairs.contains(" of 2"), "{pairs}");
         let v = if variant == "english" { Variant::English } else { Variant::Russian };
         assert_eq!(check_pdn(&pdn, v, "level:2", tally), 4);
     }

@@ -1,9 +1,10 @@
 //! `checkers match`: two players against each other over an opening set, each opening twice
 //! with the colours reversed, several games at once; prints the score, the Elo difference
-//! with its 95% error bar and, with `--sprt`, stops as soon as the test decides. Games end by
-//! the rules (`checkers_rules::Game`), by a forfeit (an illegal move), or as a draw when they
-//! reach the ply cap. All games can be written to a PDN file, which is rewritten as each
-//! game ends, so a long match that is stopped keeps what it played. Ctrl-C stops it gently:
+//! with its 95% error bar (also from the opening pairs alone) and, with `--sprt`, stops as
+//! soon as the test decides. Games end by the rules (`checkers_rules::Game`), by a forfeit
+//! (an illegal move), or as a draw when they reach the ply cap. All games can be written to
+//! a PDN file, which is rewritten as each game ends, so a long match that is stopped keeps
+//! what it played. Ctrl-C stops it gently:
 //! no new game starts, the games under way finish and count, and the score is printed (a
 //! second Ctrl-C quits at once).
 
@@ -23,7 +24,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use crate::common::VariantArg;
 use openings::Opening;
 use players::{PlayerError, PlayerSetup, PlayerSpec};
-pub use stats::{Sprt, SprtVerdict, Tally};
+pub use stats::{Pairs, Sprt, SprtVerdict, Tally};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -234,6 +235,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         );
     }
     println!("{}", report(&first_name, &second_name, &tally, args.sprt.as_ref()));
+    let pairs = Pairs::of_games(games.iter().map(|g| ((g.number - 1) / 2, g.points)));
+    if let Some(line) = pairs_line(&pairs) {
+        println!("{line}");
+    }
     if let Some(path) = &args.pdn {
         println!("PDN: {} games in {}", games.len(), path.display());
     }
@@ -303,6 +308,24 @@ fn summary_line(tally: &Tally) -> String {
         }
         _ => String::new(),
     }
+}
+
+/// The complete pairs by points and the Elo difference with their error bar; `None` before
+/// any pair is complete.
+fn pairs_line(pairs: &Pairs) -> Option<String> {
+    let score = pairs.score()?;
+    let [zero, half, one, one_half, two] = pairs.counts;
+    let counts = format!(
+        "Opening pairs scoring 0 / 0.5 / 1 / 1.5 / 2: {zero} / {half} / {one} / {one_half} / {two} of {}",
+        pairs.count()
+    );
+    let elo = stats::elo_of_score(score);
+    Some(match pairs.elo_margin() {
+        Some(margin) if elo.is_finite() => {
+            format!("{counts}; Elo difference by pairs: {elo:.1} +/- {margin:.1} (95%)")
+        }
+        _ => counts,
+    })
 }
 
 /// The final report: score, Elo with error bar, SPRT state.
@@ -461,6 +484,20 @@ mod tests {
         assert_eq!(summary_line(&Tally { wins: 2, losses: 0, draws: 0 }), "+2 -0 =0 score 1.000");
         let lost = report("a", "b", &Tally { wins: 0, losses: 1, draws: 0 }, None);
         assert!(lost.ends_with("Elo difference: unbounded, every game lost; at most 636.4 (95%)"), "{lost}");
+    }
+
+    #[test]
+    fn pairs_are_reported_with_their_own_error_bar() {
+        assert_eq!(pairs_line(&Pairs::default()), None);
+        assert_eq!(
+            pairs_line(&Pairs { counts: [0, 0, 40, 10, 0] }).unwrap(),
+            "Opening pairs scoring 0 / 0.5 / 1 / 1.5 / 2: 0 / 0 / 40 / 10 / 0 of 50; \
+             Elo difference by pairs: 34.9 +/- 19.5 (95%)"
+        );
+        assert_eq!(
+            pairs_line(&Pairs { counts: [0, 0, 0, 0, 2] }).unwrap(),
+            "Opening pairs scoring 0 / 0.5 / 1 / 1.5 / 2: 0 / 0 / 0 / 0 / 2 of 2"
+        );
     }
 
     #[test]

@@ -2,7 +2,10 @@
 //! computes them, from the trinomial win/draw/loss counts), and the sequential probability
 //! ratio test that decides early whether one player is stronger by `elo1` or at most `elo0`
 //! (the normal approximation of the generalised SPRT on logistic Elo, as fishtest's
-//! `LLR_logistic`).
+//! `LLR_logistic`). Each opening is played twice with the colours reversed, and the two
+//! games are not independent (an opening that favours one colour tends to give each side a
+//! win), so the score of the complete pairs is also given with the error bar of their
+//! pentanomial counts (pairs scoring 0, ½, 1, 1½ or 2 points), as fishtest reports it.
 
 /// The two-sided 95% quantile of the normal distribution.
 const Z95: f64 = 1.959_963_984_540_054;
@@ -54,6 +57,60 @@ impl Tally {
         let low = elo_of_score(mu - Z95 * deviation);
         let high = elo_of_score(mu + Z95 * deviation);
         Some((high - low) / 2.0)
+    }
+}
+
+/// The complete pairs of games of a match (one opening, each player once with each colour),
+/// by the first player's points in the pair: `counts[k]` pairs scored `k / 2` points.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pairs {
+    pub counts: [u32; 5],
+}
+
+impl Pairs {
+    /// The pairs among finished games given as (opening, points) with points 0, 0.5 or 1; an
+    /// opening with one game finished (a stopped match, `--skip-games` mid-pair) is left out.
+    pub fn of_games(games: impl IntoIterator<Item = (usize, f64)>) -> Pairs {
+        let mut by_opening: std::collections::BTreeMap<usize, Vec<f64>> = Default::default();
+        for (opening, points) in games {
+            by_opening.entry(opening).or_default().push(points);
+        }
+        let mut pairs = Pairs::default();
+        for points in by_opening.values().filter(|p| p.len() == 2) {
+            let half_points = ((points[0] + points[1]) * 2.0).round() as usize;
+            pairs.counts[half_points.min(4)] += 1;
+        }
+        pairs
+    }
+
+    pub fn count(&self) -> u32 {
+        self.counts.iter().sum()
+    }
+
+    /// Points per game over the pairs, 0 to 1; `None` before any pair.
+    pub fn score(&self) -> Option<f64> {
+        let n = self.count();
+        let half_points: u32 = self.counts.iter().enumerate().map(|(k, &c)| k as u32 * c).sum();
+        (n > 0).then(|| f64::from(half_points) / (4.0 * f64::from(n)))
+    }
+
+    /// Half the width of the 95% interval of the Elo difference, from the spread of the
+    /// pairs' scores (infinite when it reaches a score of 0 or 1).
+    pub fn elo_margin(&self) -> Option<f64> {
+        let mu = self.score()?;
+        if !elo_of_score(mu).is_finite() {
+            return Some(f64::INFINITY);
+        }
+        let n = f64::from(self.count());
+        let variance = self
+            .counts
+            .iter()
+            .enumerate()
+            .map(|(k, &c)| f64::from(c) * (k as f64 / 4.0 - mu).powi(2))
+            .sum::<f64>()
+            / n;
+        let deviation = (variance / n).sqrt();
+        Some((elo_of_score(mu + Z95 * deviation) - elo_of_score(mu - Z95 * deviation)) / 2.0)
     }
 }
 
@@ -211,5 +268,26 @@ mod tests {
         assert!("10,0,0.05,0.05".parse::<Sprt>().is_err());
         assert!("0,10,0.7,0.05".parse::<Sprt>().is_err());
         assert!("a,b,c,d".parse::<Sprt>().is_err());
+    }
+
+    #[test]
+    fn pairs_are_counted_by_opening_and_narrow_the_error_bar_when_colour_decides() {
+        // Openings 0-3 complete, opening 4 with one game: left out.
+        let games =
+            [(0, 1.0), (0, 0.0), (1, 0.5), (1, 0.5), (2, 1.0), (2, 0.5), (3, 0.0), (3, 0.0), (4, 1.0)];
+        let pairs = Pairs::of_games(games);
+        assert_eq!(pairs.counts, [1, 0, 2, 1, 0]);
+        assert_eq!(pairs.score(), Some(0.4375));
+        assert_eq!(Pairs::default().score(), None);
+        // 40 openings each won once by each side, 10 won with one colour and drawn with the
+        // other: the same games as +50 -40 =10, whose per-game error bar is wider, since it
+        // counts the colour's wins as chance.
+        let pairs = Pairs { counts: [0, 0, 40, 10, 0] };
+        let tally = Tally { wins: 50, losses: 40, draws: 10 };
+        assert_eq!(pairs.score(), tally.score());
+        let (paired, single) = (pairs.elo_margin().unwrap(), tally.elo_margin().unwrap());
+        assert!(close(paired, 19.476, 1e-3), "{paired}");
+        assert!(paired < single / 3.0, "{paired} against {single}");
+        assert_eq!(Pairs { counts: [0, 0, 0, 0, 3] }.elo_margin(), Some(f64::INFINITY));
     }
 }
