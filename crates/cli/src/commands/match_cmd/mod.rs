@@ -4,9 +4,8 @@
 //! soon as the test decides. Games end by the rules (`checkers_rules::Game`), by a forfeit
 //! (an illegal move), or as a draw when they reach the ply cap. All games can be written to
 //! a PDN file, which is rewritten as each game ends, so a long match that is stopped keeps
-//! what it played. Ctrl-C stops it gently:
-//! no new game starts, the games under way finish and count, and the score is printed (a
-//! second Ctrl-C quits at once).
+//! what it played. Ctrl-C stops it gently: no new game starts, the games under way finish
+//! and count, and the score is printed (a second Ctrl-C quits at once).
 
 mod openings;
 mod players;
@@ -85,6 +84,8 @@ struct Pairing {
 /// A finished game, from the first player's point of view.
 struct Played {
     number: usize,
+    /// The opening's index in the set: its two games make a pair.
+    opening: usize,
     record: PdnGame,
     /// 1 for a win of the first player, 0.5 a draw, 0 a loss.
     points: f64,
@@ -235,7 +236,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         );
     }
     println!("{}", report(&first_name, &second_name, &tally, args.sprt.as_ref()));
-    let pairs = Pairs::of_games(games.iter().map(|g| ((g.number - 1) / 2, g.points)));
+    let pairs = Pairs::of_games(games.iter().map(|g| (g.opening, g.points)));
     if let Some(line) = pairs_line(&pairs) {
         println!("{line}");
     }
@@ -313,13 +314,12 @@ fn summary_line(tally: &Tally) -> String {
 /// The complete pairs by points and the Elo difference with their error bar; `None` before
 /// any pair is complete.
 fn pairs_line(pairs: &Pairs) -> Option<String> {
-    let score = pairs.score()?;
+    let elo = pairs.elo()?;
     let [zero, half, one, one_half, two] = pairs.counts;
     let counts = format!(
         "Opening pairs scoring 0 / 0.5 / 1 / 1.5 / 2: {zero} / {half} / {one} / {one_half} / {two} of {}",
         pairs.count()
     );
-    let elo = stats::elo_of_score(score);
     Some(match pairs.elo_margin() {
         Some(margin) if elo.is_finite() => {
             format!("{counts}; Elo difference by pairs: {elo:.1} +/- {margin:.1} (95%)")
@@ -445,7 +445,7 @@ fn play_game(
     if !opening.moves.is_empty() {
         record.set_comment(opening.moves.len() - 1, &format!("end of opening {}", opening.name));
     }
-    Ok(Played { number: pairing.number, record, points })
+    Ok(Played { number: pairing.number, opening: pairing.opening, record, points })
 }
 
 /// Today's date as PDN writes it, `YYYY.MM.DD` (UTC).

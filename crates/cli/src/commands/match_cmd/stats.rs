@@ -50,13 +50,7 @@ impl Tally {
     /// interval reaches a score of 0 or 1).
     pub fn elo_margin(&self) -> Option<f64> {
         let mu = self.score()?;
-        if !elo_of_score(mu).is_finite() {
-            return Some(f64::INFINITY);
-        }
-        let deviation = (self.variance()? / f64::from(self.games())).sqrt();
-        let low = elo_of_score(mu - Z95 * deviation);
-        let high = elo_of_score(mu + Z95 * deviation);
-        Some((high - low) / 2.0)
+        Some(elo_margin(mu, (self.variance()? / f64::from(self.games())).sqrt()))
     }
 }
 
@@ -94,13 +88,15 @@ impl Pairs {
         (n > 0).then(|| f64::from(half_points) / (4.0 * f64::from(n)))
     }
 
+    /// The Elo difference the pairs' score implies; infinite for a clean sweep.
+    pub fn elo(&self) -> Option<f64> {
+        self.score().map(elo_of_score)
+    }
+
     /// Half the width of the 95% interval of the Elo difference, from the spread of the
     /// pairs' scores (infinite when it reaches a score of 0 or 1).
     pub fn elo_margin(&self) -> Option<f64> {
         let mu = self.score()?;
-        if !elo_of_score(mu).is_finite() {
-            return Some(f64::INFINITY);
-        }
         let n = f64::from(self.count());
         let variance = self
             .counts
@@ -109,9 +105,17 @@ impl Pairs {
             .map(|(k, &c)| f64::from(c) * (k as f64 / 4.0 - mu).powi(2))
             .sum::<f64>()
             / n;
-        let deviation = (variance / n).sqrt();
-        Some((elo_of_score(mu + Z95 * deviation) - elo_of_score(mu - Z95 * deviation)) / 2.0)
+        Some(elo_margin(mu, (variance / n).sqrt()))
     }
+}
+
+/// Half the width of the 95% interval of the Elo difference around a mean score `mu` with
+/// standard error `deviation` (infinite when `mu` is 0 or 1).
+fn elo_margin(mu: f64, deviation: f64) -> f64 {
+    if !elo_of_score(mu).is_finite() {
+        return f64::INFINITY;
+    }
+    (elo_of_score(mu + Z95 * deviation) - elo_of_score(mu - Z95 * deviation)) / 2.0
 }
 
 /// For a clean sweep of `games` games (every one won), the least Elo difference not ruled out
