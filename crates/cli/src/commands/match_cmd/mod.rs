@@ -1,7 +1,7 @@
 //! `checkers match`: two players against each other over an opening set, each opening twice
 //! with the colours reversed, several games at once; prints the score, the Elo difference
 //! with its 95% error bar (also from the opening pairs alone) and, with `--sprt`, stops as
-//! soon as the test decides. Games end by the rules (`checkers_rules::Game`), by a forfeit
+//! soon as the test decides (its samples are the complete pairs). Games end by the rules (`checkers_rules::Game`), by a forfeit
 //! (an illegal move), or as a draw when they reach the ply cap. All games can be written to
 //! a PDN file, which is rewritten as each game ends, so a long match that is stopped keeps
 //! what it played. Ctrl-C stops it gently: no new game starts, the games under way finish
@@ -50,7 +50,9 @@ pub struct Args {
     /// Write every game to this PDN file.
     #[arg(long, alias = "pgn")]
     pdn: Option<PathBuf>,
-    /// Stop early by a sequential probability ratio test: `elo0,elo1,alpha,beta`.
+    /// Stop early by a sequential probability ratio test, `elo0,elo1,alpha,beta`, e.g.
+    /// `0,10,0.05,0.05`. Its samples are the complete opening pairs (both games of an
+    /// opening), as fishtest's pentanomial test.
     #[arg(long)]
     sprt: Option<Sprt>,
     /// Plies after the opening before a game is adjudicated a draw.
@@ -206,13 +208,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                     write_games(path, &mut games)?;
                 }
                 bar.inc(1);
-                bar.set_message(summary_line(&tally));
+                let mut message = summary_line(&tally);
                 if let Some(sprt) = &args.sprt {
-                    if sprt.verdict(&tally) != SprtVerdict::Continue {
+                    let pairs = pairs_of(&games);
+                    message.push_str(&format!(" llr {:.2}", sprt.llr(&pairs)));
+                    if sprt.verdict(&pairs) != SprtVerdict::Continue {
                         // Games under way finish and count; no new ones start.
                         halt.store(true, Ordering::SeqCst);
                     }
                 }
+                bar.set_message(message);
             }
         }
     }
@@ -235,11 +240,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             number_ranges(missing.into_iter())
         );
     }
-    println!("{}", report(&first_name, &second_name, &tally, args.sprt.as_ref()));
-    let pairs = Pairs::of_games(games.iter().map(|g| (g.opening, g.points)));
-    if let Some(line) = pairs_line(&pairs) {
-        println!("{line}");
-    }
+    println!("{}", report(&first_name, &second_name, &tally, &pairs_of(&games), args.sprt.as_ref()));
     if let Some(path) = &args.pdn {
         println!("PDN: {} games in {}", games.len(), path.display());
     }
@@ -301,11 +302,14 @@ fn summary_line(tally: &Tally) -> String {
         (Some(score), Some(elo), _) if elo.is_infinite() => {
             format!("+{} -{} ={} score {score:.3}", tally.wins, tally.losses, tally.draws)
         }
-        (Some(score), Some(elo), Some(margin)) => {
+        (Some(score), Some(elo), Some(margin)) if margin.is_finite() => {
             format!(
                 "+{} -{} ={} score {:.3} elo {elo:+.1} ± {margin:.1}",
                 tally.wins, tally.losses, tally.draws, score
             )
+        }
+        (Some(score), Some(elo), _) => {
+            format!("+{} -{} ={} score {:.3} elo {elo:+.1}", tally.wins, tally.losses, tally.draws, score)
         }
         _ => String::new(),
     }
@@ -320,16 +324,35 @@ fn pairs_line(pairs: &Pairs) -> Option<String> {
         "Opening pairs scoring 0 / 0.5 / 1 / 1.5 / 2: {zero} / {half} / {one} / {one_half} / {two} of {}",
         pairs.count()
     );
-    Some(match pairs.elo_margin() {
-        Some(margin) if elo.is_finite() => {
-            format!("{counts}; Elo difference by pairs: {elo:.1} +/- {margin:.1} (95%)")
+    Some(match (pairs.elo_margin(), pairs.elo_interval()) {
+        (Some(margin), Some(interval)) if elo.is_finite() => {
+            format!("{counts}; Elo difference by pairs: {}", elo_with_error_bar(elo, margin, interval))
         }
         _ => counts,
     })
 }
 
-/// The final report: score, Elo with error bar, SPRT state.
-pub fn report(first: &str, second: &str, tally: &Tally, sprt: Option<&Sprt>) -> String {
+/// `34.9 +/- 25.8 (95%)`; when one end of the interval is unbounded (a score of 0 or 1 is
+/// inside it, as early in a lopsided match), only the other end: `653.4, at least 402.6 (95%)`.
+fn elo_with_error_bar(elo: f64, margin: f64, (low, high): (f64, f64)) -> String {
+    if margin.is_finite() {
+        format!("{elo:.1} +/- {margin:.1} (95%)")
+    } else if low.is_finite() {
+        format!("{elo:.1}, at least {low:.1} (95%)")
+    } else if high.is_finite() {
+        format!("{elo:.1}, at most {high:.1} (95%)")
+    } else {
+        format!("{elo:.1}, unbounded either way (95%)")
+    }
+}
+
+/// The complete opening pairs among the finished games.
+fn pairs_of(games: &[Played]) -> Pairs {
+    Pairs::of_games(games.iter().map(|g| (g.opening, g.points)))
+}
+
+/// The final report: score, Elo with error bar, the complete pairs with theirs, SPRT state.
+pub fn report(first: &str, second: &str, tally: &Tally, pairs: &Pairs, sprt: Option<&Sprt>) -> String {
     let mut out = format!(
         "Score of {first} vs {second}: {} - {} - {} [{:.3}] {}\n",
         tally.wins,
@@ -348,19 +371,27 @@ pub fn report(first: &str, second: &str, tally: &Tally, sprt: Option<&Sprt>) -> 
                 format!("Elo difference: unbounded, every game lost; at most {:.1} (95%)", -bound)
             });
         }
-        (Some(elo), Some(margin)) => out.push_str(&format!("Elo difference: {elo:.1} +/- {margin:.1} (95%)")),
+        (Some(elo), Some(margin)) => {
+            let interval = tally.elo_interval().unwrap_or((f64::NEG_INFINITY, f64::INFINITY));
+            out.push_str(&format!("Elo difference: {}", elo_with_error_bar(elo, margin, interval)));
+        }
         _ => out.push_str("Elo difference: none (no games)"),
+    }
+    if let Some(line) = pairs_line(pairs) {
+        out.push('\n');
+        out.push_str(&line);
     }
     if let Some(sprt) = sprt {
         let (lower, upper) = sprt.bounds();
-        let state = match sprt.verdict(tally) {
+        let state = match sprt.verdict(pairs) {
             SprtVerdict::Continue => "no decision yet",
             SprtVerdict::AcceptH1 => "H1 was accepted",
             SprtVerdict::AcceptH0 => "H0 was accepted",
         };
         out.push_str(&format!(
-            "\nSPRT: llr {:.3} [{lower:.3}, {upper:.3}], elo0 {} elo1 {} alpha {} beta {}: {state}",
-            sprt.llr(tally),
+            "\nSPRT: llr {:.3} [{lower:.3}, {upper:.3}] over {} opening pairs, elo0 {} elo1 {} alpha {} beta {}: {state}",
+            sprt.llr(pairs),
+            pairs.count(),
             sprt.elo0,
             sprt.elo1,
             sprt.alpha,
@@ -469,20 +500,32 @@ mod tests {
     fn report_reads_like_cutechess() {
         let tally = Tally { wins: 60, losses: 40, draws: 100 };
         let sprt: Sprt = "0,10,0.05,0.05".parse().unwrap();
+        let pairs = Pairs { counts: [2, 6, 70, 14, 8] };
         assert_eq!(
-            report("level:5", "level:4", &tally, Some(&sprt)),
+            report("level:5", "level:4", &tally, &pairs, Some(&sprt)),
             "Score of level:5 vs level:4: 60 - 40 - 100 [0.550] 200\n\
              Elo difference: 34.9 +/- 34.2 (95%)\n\
-             SPRT: llr 1.005 [-2.944, 2.944], elo0 0 elo1 10 alpha 0.05 beta 0.05: no decision yet"
+             Opening pairs scoring 0 / 0.5 / 1 / 1.5 / 2: 2 / 6 / 70 / 14 / 8 of 100; \
+             Elo difference by pairs: 34.9 +/- 25.8 (95%)\n\
+             SPRT: llr 1.661 [-2.944, 2.944] over 100 opening pairs, elo0 0 elo1 10 alpha 0.05 beta 0.05: \
+             no decision yet"
+        );
+        // Before a pair is complete there is no pairs line, and the test has no sample yet.
+        assert_eq!(
+            report("a", "b", &Tally { wins: 1, losses: 0, draws: 1 }, &Pairs::default(), Some(&sprt)),
+            "Score of a vs b: 1 - 0 - 1 [0.750] 2\n\
+             Elo difference: 190.8, at least -67.9 (95%)\n\
+             SPRT: llr 0.000 [-2.944, 2.944] over 0 opening pairs, elo0 0 elo1 10 alpha 0.05 beta 0.05: \
+             no decision yet"
         );
     }
 
     #[test]
     fn a_clean_sweep_reports_a_bound_not_infinity() {
-        let won = report("a", "b", &Tally { wins: 20, losses: 0, draws: 0 }, None);
+        let won = report("a", "b", &Tally { wins: 20, losses: 0, draws: 0 }, &Pairs::default(), None);
         assert_eq!(won, "Score of a vs b: 20 - 0 - 0 [1.000] 20\nElo difference: unbounded, every game won; at least 277.4 (95%)");
         assert_eq!(summary_line(&Tally { wins: 2, losses: 0, draws: 0 }), "+2 -0 =0 score 1.000");
-        let lost = report("a", "b", &Tally { wins: 0, losses: 1, draws: 0 }, None);
+        let lost = report("a", "b", &Tally { wins: 0, losses: 1, draws: 0 }, &Pairs::default(), None);
         assert!(lost.ends_with("Elo difference: unbounded, every game lost; at most 636.4 (95%)"), "{lost}");
     }
 
@@ -493,6 +536,12 @@ mod tests {
             pairs_line(&Pairs { counts: [0, 0, 40, 10, 0] }).unwrap(),
             "Opening pairs scoring 0 / 0.5 / 1 / 1.5 / 2: 0 / 0 / 40 / 10 / 0 of 50; \
              Elo difference by pairs: 34.9 +/- 19.5 (95%)"
+        );
+        // Early in a lopsided match the interval reaches a score of 1: only its lower end.
+        assert_eq!(
+            pairs_line(&Pairs { counts: [0, 0, 0, 1, 10] }).unwrap(),
+            "Opening pairs scoring 0 / 0.5 / 1 / 1.5 / 2: 0 / 0 / 0 / 1 / 10 of 11; \
+             Elo difference by pairs: 653.4, at least 462.6 (95%)"
         );
         assert_eq!(
             pairs_line(&Pairs { counts: [0, 0, 0, 0, 2] }).unwrap(),

@@ -1,18 +1,19 @@
 //! Match statistics: the score, the Elo difference with its 95% error bar (as cutechess-cli
 //! computes them, from the trinomial win/draw/loss counts), and the sequential probability
-//! ratio test that decides early whether one player is stronger by `elo1` or at most `elo0`
-//! (the normal approximation of the generalised SPRT on logistic Elo, as fishtest's
-//! `LLR_logistic`). Each opening is played twice with the colours reversed, and the two
-//! games are not independent (an opening that favours one colour tends to give each side a
-//! win), so the score of the complete pairs is also given with the error bar of their
-//! pentanomial counts (pairs scoring 0, ½, 1, 1½ or 2 points), as fishtest reports it.
+//! ratio test that decides early whether one player is stronger by `elo1` or at most `elo0`.
+//! Each opening is played twice with the colours reversed, and the two games are not
+//! independent (an opening that favours one colour tends to give each side a win), so the
+//! score of the complete pairs is also given with the error bar of their pentanomial counts
+//! (pairs scoring 0, ½, 1, 1½ or 2 points), as fishtest reports it, and the SPRT takes the
+//! pair as its sample: the generalised SPRT on logistic Elo as fishtest computes it, the
+//! pentanomial distribution's maximum-likelihood estimates under each hypothesis.
 
 /// The two-sided 95% quantile of the normal distribution.
 const Z95: f64 = 1.959_963_984_540_054;
-/// The smallest per-game variance the SPRT assumes. A clean sweep, or nothing but draws, has
-/// no spread at all, which would leave the ratio undefined; with this floor such runs decide
-/// (a sweep for the sweeper, all draws for "no difference") instead of never stopping.
-const MIN_VARIANCE: f64 = 0.01;
+/// The count given to a pair outcome not seen yet, so that every outcome stays possible under
+/// both hypotheses (fishtest's regularisation): without it a run of identical pairs would
+/// have an infinite ratio and decide at once.
+const UNSEEN_OUTCOME: f64 = 1e-3;
 
 /// Wins, losses and draws of the first player.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -51,6 +52,13 @@ impl Tally {
     pub fn elo_margin(&self) -> Option<f64> {
         let mu = self.score()?;
         Some(elo_margin(mu, (self.variance()? / f64::from(self.games())).sqrt()))
+    }
+
+    /// The ends of the 95% interval of the Elo difference (infinite where it reaches a score
+    /// of 0 or 1).
+    pub fn elo_interval(&self) -> Option<(f64, f64)> {
+        let mu = self.score()?;
+        Some(elo_interval(mu, (self.variance()? / f64::from(self.games())).sqrt()))
     }
 }
 
@@ -93,19 +101,25 @@ impl Pairs {
         self.score().map(elo_of_score)
     }
 
+    /// The variance of one pair's score (points per game, 0 to 1) around the mean score.
+    fn variance(&self) -> Option<f64> {
+        let mu = self.score()?;
+        let spread: f64 =
+            self.counts.iter().enumerate().map(|(k, &c)| f64::from(c) * (k as f64 / 4.0 - mu).powi(2)).sum();
+        Some(spread / f64::from(self.count()))
+    }
+
     /// Half the width of the 95% interval of the Elo difference, from the spread of the
     /// pairs' scores (infinite when it reaches a score of 0 or 1).
     pub fn elo_margin(&self) -> Option<f64> {
         let mu = self.score()?;
-        let n = f64::from(self.count());
-        let variance = self
-            .counts
-            .iter()
-            .enumerate()
-            .map(|(k, &c)| f64::from(c) * (k as f64 / 4.0 - mu).powi(2))
-            .sum::<f64>()
-            / n;
-        Some(elo_margin(mu, (variance / n).sqrt()))
+        Some(elo_margin(mu, (self.variance()? / f64::from(self.count())).sqrt()))
+    }
+
+    /// The ends of the 95% interval of the Elo difference the pairs give.
+    pub fn elo_interval(&self) -> Option<(f64, f64)> {
+        let mu = self.score()?;
+        Some(elo_interval(mu, (self.variance()? / f64::from(self.count())).sqrt()))
     }
 }
 
@@ -115,7 +129,13 @@ fn elo_margin(mu: f64, deviation: f64) -> f64 {
     if !elo_of_score(mu).is_finite() {
         return f64::INFINITY;
     }
-    (elo_of_score(mu + Z95 * deviation) - elo_of_score(mu - Z95 * deviation)) / 2.0
+    let (low, high) = elo_interval(mu, deviation);
+    (high - low) / 2.0
+}
+
+/// The Elo differences at the ends of the 95% interval of the score around `mu`.
+fn elo_interval(mu: f64, deviation: f64) -> (f64, f64) {
+    (elo_of_score(mu - Z95 * deviation), elo_of_score(mu + Z95 * deviation))
 }
 
 /// For a clean sweep of `games` games (every one won), the least Elo difference not ruled out
@@ -139,6 +159,35 @@ pub fn elo_of_score(score: f64) -> f64 {
 /// The expected score at an Elo difference.
 pub fn score_of_elo(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// The points per game of a pair of each outcome (`Pairs::counts` index: half-points 0 to 4).
+const PAIR_SCORES: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
+
+/// The pentanomial distribution with mean score `mean` most likely to have produced the
+/// `observed` frequencies (all positive, summing to 1): `observed[k] / (1 + x (a_k - mean))`,
+/// where `x` is the root of `sum observed[k] (a_k - mean) / (1 + x (a_k - mean)) = 0`
+/// (Lagrange's condition; M. Van den Bergh's note on the multinomial MLE behind fishtest).
+/// The sum falls as `x` rises between the poles `-1 / (1 - mean)` and `1 / mean`, so
+/// bisection finds the root.
+fn likeliest_with_mean(observed: &[f64; 5], mean: f64) -> [f64; 5] {
+    let condition = |x: f64| -> f64 {
+        (0..5).map(|k| observed[k] * (PAIR_SCORES[k] - mean) / (1.0 + x * (PAIR_SCORES[k] - mean))).sum()
+    };
+    let (mut low, mut high) = (-1.0 / (1.0 - mean), 1.0 / mean);
+    for _ in 0..200 {
+        let middle = (low + high) / 2.0;
+        if middle <= low || middle >= high {
+            break;
+        }
+        if condition(middle) > 0.0 {
+            low = middle;
+        } else {
+            high = middle;
+        }
+    }
+    let x = (low + high) / 2.0;
+    std::array::from_fn(|k| observed[k] / (1.0 + x * (PAIR_SCORES[k] - mean)))
 }
 
 /// What the test says so far.
@@ -177,6 +226,10 @@ impl std::str::FromStr for Sprt {
         if !(elo0.is_finite() && elo1.is_finite() && elo0 < elo1) {
             return Err(format!("SPRT needs elo0 < elo1, found {elo0} and {elo1}"));
         }
+        // Further out the expected score is 0 or 1 to the precision of a float.
+        if elo0 < -1000.0 || elo1 > 1000.0 {
+            return Err(format!("SPRT Elo bounds must lie within -1000 and 1000, found {elo0} and {elo1}"));
+        }
         if !(alpha > 0.0 && alpha < 0.5 && beta > 0.0 && beta < 0.5) {
             return Err(format!("SPRT alpha and beta must be between 0 and 0.5, found {alpha} and {beta}"));
         }
@@ -185,12 +238,20 @@ impl std::str::FromStr for Sprt {
 }
 
 impl Sprt {
-    /// The log-likelihood ratio of H1 against H0 after `tally` (0 before any game).
-    pub fn llr(&self, tally: &Tally) -> f64 {
-        let (Some(mu), Some(variance)) = (tally.score(), tally.variance()) else { return 0.0 };
-        let variance = variance.max(MIN_VARIANCE);
-        let (s0, s1) = (score_of_elo(self.elo0), score_of_elo(self.elo1));
-        f64::from(tally.games()) * (s1 - s0) * (2.0 * mu - s0 - s1) / (2.0 * variance)
+    /// The log-likelihood ratio of H1 against H0 after the complete `pairs` (0 before any).
+    /// Each pair is one sample: a game whose opening's other game is not finished waits for
+    /// it, and one whose other game is not in the schedule (`--skip-games` mid-pair) never
+    /// counts.
+    pub fn llr(&self, pairs: &Pairs) -> f64 {
+        if pairs.count() == 0 {
+            return 0.0;
+        }
+        let counts = pairs.counts.map(|c| if c == 0 { UNSEEN_OUTCOME } else { f64::from(c) });
+        let n: f64 = counts.iter().sum();
+        let observed = counts.map(|c| c / n);
+        let under_h0 = likeliest_with_mean(&observed, score_of_elo(self.elo0));
+        let under_h1 = likeliest_with_mean(&observed, score_of_elo(self.elo1));
+        n * (0..5).map(|k| observed[k] * (under_h1[k] / under_h0[k]).ln()).sum::<f64>()
     }
 
     /// The bounds on the LLR: below the first H0 is accepted, above the second H1.
@@ -198,8 +259,8 @@ impl Sprt {
         ((self.beta / (1.0 - self.alpha)).ln(), ((1.0 - self.beta) / self.alpha).ln())
     }
 
-    pub fn verdict(&self, tally: &Tally) -> SprtVerdict {
-        let llr = self.llr(tally);
+    pub fn verdict(&self, pairs: &Pairs) -> SprtVerdict {
+        let llr = self.llr(pairs);
         let (lower, upper) = self.bounds();
         if llr >= upper {
             SprtVerdict::AcceptH1
@@ -245,25 +306,56 @@ mod tests {
         assert_eq!(sweep.elo_margin(), Some(f64::INFINITY));
     }
 
+    /// The ratios are those of fishtest's `LLR_logistic` for the same pentanomial counts
+    /// (worked out apart from this code: a bisection for each hypothesis's likeliest
+    /// distribution, unseen outcomes counted 0.001).
     #[test]
     fn sprt_log_likelihood_ratio_and_bounds() {
         let sprt: Sprt = "0,10,0.05,0.05".parse().unwrap();
         let (lower, upper) = sprt.bounds();
         assert!(close(lower, -2.944_439, 1e-6) && close(upper, 2.944_439, 1e-6));
-        let t = Tally { wins: 60, losses: 40, draws: 100 };
-        assert!(close(sprt.llr(&t), 1.005_492, 1e-5), "{}", sprt.llr(&t));
-        assert_eq!(sprt.verdict(&t), SprtVerdict::Continue);
-        let weaker = Tally { wins: 40, losses: 60, draws: 100 };
-        assert!(close(sprt.llr(&weaker), -1.343_436, 1e-5));
+        assert_eq!(sprt.llr(&Pairs::default()), 0.0);
+        // 40 openings each won once by each side, 10 won with one colour and drawn with the
+        // other; and the mirror image.
+        let ahead = Pairs { counts: [0, 0, 40, 10, 0] };
+        assert!(close(sprt.llr(&ahead), 1.417_949, 1e-5), "{}", sprt.llr(&ahead));
+        let behind = Pairs { counts: [0, 10, 40, 0, 0] };
+        assert!(close(sprt.llr(&behind), -1.459_543, 1e-5), "{}", sprt.llr(&behind));
+        let spread = Pairs { counts: [2, 6, 70, 14, 8] };
+        assert!(close(sprt.llr(&spread), 1.660_931, 1e-5), "{}", sprt.llr(&spread));
+        assert_eq!(sprt.verdict(&spread), SprtVerdict::Continue);
+        // Nothing but one-point pairs slowly accepts "no difference".
+        assert!(close(sprt.llr(&Pairs { counts: [0, 0, 9, 0, 0] }), -0.256_705, 1e-5));
+        assert_eq!(sprt.verdict(&Pairs { counts: [0, 0, 120, 0, 0] }), SprtVerdict::AcceptH0);
+        // A sweep does not decide at once: one pair won twice is little evidence.
         let wide: Sprt = "0,50,0.05,0.05".parse().unwrap();
-        let strong = Tally { wins: 120, losses: 80, draws: 114 };
-        assert!(close(wide.llr(&strong), 4.043_512, 1e-5));
-        assert_eq!(wide.verdict(&strong), SprtVerdict::AcceptH1);
-        assert_eq!(wide.verdict(&Tally { wins: 80, losses: 120, draws: 114 }), SprtVerdict::AcceptH0);
-        assert_eq!(sprt.llr(&Tally::default()), 0.0);
-        // No spread at all: the floor on the variance lets a sweep or all draws decide.
-        assert!(sprt.llr(&Tally { wins: 0, losses: 0, draws: 9 }) < 0.0);
-        assert_eq!(wide.verdict(&Tally { wins: 2, losses: 0, draws: 0 }), SprtVerdict::AcceptH1);
+        assert!(close(wide.llr(&Pairs { counts: [0, 0, 0, 0, 1] }), 0.133_837, 1e-5));
+        assert!(close(wide.llr(&Pairs { counts: [0, 0, 0, 0, 20] }), 2.672_083, 1e-5));
+        assert_eq!(wide.verdict(&Pairs { counts: [0, 0, 0, 0, 20] }), SprtVerdict::Continue);
+        assert_eq!(wide.verdict(&Pairs { counts: [0, 0, 0, 0, 25] }), SprtVerdict::AcceptH1);
+        assert_eq!(wide.verdict(&Pairs { counts: [25, 0, 0, 0, 0] }), SprtVerdict::AcceptH0);
+        assert_eq!(sprt.verdict(&Pairs { counts: [0, 10, 200, 0, 0] }), SprtVerdict::AcceptH0);
+        // With so little spread, a few pairs decide: 200 one-point pairs and 5 of 1½ (+4 Elo)
+        // lean to H0, with 10 (+8 Elo) H1 is accepted.
+        assert!(close(sprt.llr(&Pairs { counts: [0, 0, 200, 5, 0] }), -0.493_837, 1e-5));
+        assert!(close(sprt.llr(&Pairs { counts: [0, 0, 200, 10, 0] }), 3.843_294, 1e-5));
+        assert_eq!(sprt.verdict(&Pairs { counts: [0, 0, 200, 10, 0] }), SprtVerdict::AcceptH1);
+    }
+
+    /// Over every small pentanomial count: the ratio is finite, and swapping the players
+    /// (the counts reversed, the hypotheses mirrored) turns it round exactly.
+    #[test]
+    fn sprt_ratio_is_finite_and_symmetric_between_the_players() {
+        let sprt: Sprt = "-5,15,0.05,0.05".parse().unwrap();
+        let mirrored = Sprt { elo0: -15.0, elo1: 5.0, ..sprt };
+        for code in 0..4u32.pow(5) {
+            let counts: [u32; 5] = std::array::from_fn(|k| code / 4u32.pow(k as u32) % 4);
+            let mut reversed = counts;
+            reversed.reverse();
+            let (there, back) = (sprt.llr(&Pairs { counts }), mirrored.llr(&Pairs { counts: reversed }));
+            assert!(there.is_finite(), "{counts:?}: {there}");
+            assert!(close(there, -back, 1e-6), "{counts:?}: {there} against {back}");
+        }
     }
 
     #[test]
@@ -272,6 +364,12 @@ mod tests {
         assert!("10,0,0.05,0.05".parse::<Sprt>().is_err());
         assert!("0,10,0.7,0.05".parse::<Sprt>().is_err());
         assert!("a,b,c,d".parse::<Sprt>().is_err());
+        assert!("0,5000,0.05,0.05".parse::<Sprt>().is_err());
+        assert!("-1000,1000,0.05,0.05"
+            .parse::<Sprt>()
+            .unwrap()
+            .llr(&Pairs { counts: [1, 2, 3, 4, 5] })
+            .is_finite());
     }
 
     #[test]
