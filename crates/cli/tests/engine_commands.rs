@@ -150,3 +150,43 @@ fn a_closed_pipe_ends_a_printing_command_quietly() {
     assert!(!first.is_empty());
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+/// The endgame database is solved by the first run and kept on disk: later runs read it and
+/// search exactly as the first did, and a damaged file is solved again and replaced.
+#[test]
+fn the_endgame_database_is_kept_between_runs() {
+    let dir = std::env::temp_dir().join(format!("checkers-engine-cache-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let run = || {
+        let out = Command::new(env!("CARGO_BIN_EXE_checkers"))
+            .args(["analyse", "--fen", "W:W21,K14:B8,K31", "--depth", "8"])
+            .env("CHECKERS_CACHE_DIR", &dir)
+            .output()
+            .expect("the binary runs");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        // Everything but the speed, which varies from run to run.
+        let text = stdout(&out);
+        check_analysis(&text);
+        text.lines()
+            .map(|line| {
+                let words: Vec<&str> = line.split_whitespace().collect();
+                if words[0] == "info" {
+                    [&words[..7], &words[9..]].concat().join(" ")
+                } else {
+                    line.to_string()
+                }
+            })
+            .collect::<Vec<_>>()
+    };
+    let solved = run();
+    let files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    assert_eq!(files.len(), 1, "{files:?}");
+    let name = files[0].file_name().unwrap().to_string_lossy().into_owned();
+    assert!(name.starts_with("endgame-english-4-") && name.ends_with(".db"), "{name}");
+    let size = std::fs::metadata(&files[0]).unwrap().len();
+    assert_eq!(run(), solved);
+    std::fs::write(&files[0], b"damaged").unwrap();
+    assert_eq!(run(), solved);
+    assert_eq!(std::fs::metadata(&files[0]).unwrap().len(), size);
+    let _ = std::fs::remove_dir_all(&dir);
+}
