@@ -1,10 +1,10 @@
 //! `checkers match`: two players against each other over an opening set, each opening twice
 //! with the colours reversed, several games at once; prints the score, the Elo difference
 //! with its 95% error bar (also from the opening pairs alone) and, with `--sprt`, stops as
-//! soon as the test decides (its samples are the complete pairs). Games end by the rules (`checkers_rules::Game`), by a forfeit
-//! (an illegal move), or as a draw when they reach the ply cap. All games can be written to
-//! a PDN file, which is rewritten as each game ends, so a long match that is stopped keeps
-//! what it played. Ctrl-C stops it gently: no new game starts, the games under way finish
+//! soon as the test, whose samples are the complete pairs, decides. Games end by the rules
+//! (`checkers_rules::Game`), by a forfeit (an illegal move), or as a draw when they reach
+//! the ply cap. All games can be written to a PDN file, which is rewritten as each game ends,
+//! so a long match that is stopped keeps what it played. Ctrl-C stops it gently: no new game starts, the games under way finish
 //! and count, and the score is printed (a second Ctrl-C quits at once).
 
 mod openings;
@@ -297,7 +297,7 @@ fn stop_gently_on_interrupt(halt: Arc<AtomicBool>) -> Arc<AtomicBool> {
 
 /// The score line shown on the progress bar.
 fn summary_line(tally: &Tally) -> String {
-    match (tally.score(), tally.elo(), tally.elo_margin()) {
+    match (tally.score(), tally.elo(), tally.elo_interval().map(|(low, high)| (high - low) / 2.0)) {
         // Early in a match one side may have every point: no finite Elo to show yet.
         (Some(score), Some(elo), _) if elo.is_infinite() => {
             format!("+{} -{} ={} score {score:.3}", tally.wins, tally.losses, tally.draws)
@@ -324,19 +324,20 @@ fn pairs_line(pairs: &Pairs) -> Option<String> {
         "Opening pairs scoring 0 / 0.5 / 1 / 1.5 / 2: {zero} / {half} / {one} / {one_half} / {two} of {}",
         pairs.count()
     );
-    Some(match (pairs.elo_margin(), pairs.elo_interval()) {
-        (Some(margin), Some(interval)) if elo.is_finite() => {
-            format!("{counts}; Elo difference by pairs: {}", elo_with_error_bar(elo, margin, interval))
+    Some(match pairs.elo_interval() {
+        Some(interval) if elo.is_finite() => {
+            format!("{counts}; Elo difference by pairs: {}", elo_with_error_bar(elo, interval))
         }
         _ => counts,
     })
 }
 
-/// `34.9 +/- 25.8 (95%)`; when one end of the interval is unbounded (a score of 0 or 1 is
-/// inside it, as early in a lopsided match), only the other end: `653.4, at least 402.6 (95%)`.
-fn elo_with_error_bar(elo: f64, margin: f64, (low, high): (f64, f64)) -> String {
-    if margin.is_finite() {
-        format!("{elo:.1} +/- {margin:.1} (95%)")
+/// `34.9 +/- 25.8 (95%)`, the half width of the interval as cutechess-cli gives it; when one
+/// end of the interval is unbounded (a score of 0 or 1 is inside it, as early in a lopsided
+/// match), only the other end: `653.4, at least 462.6 (95%)`.
+fn elo_with_error_bar(elo: f64, (low, high): (f64, f64)) -> String {
+    if low.is_finite() && high.is_finite() {
+        format!("{elo:.1} +/- {:.1} (95%)", (high - low) / 2.0)
     } else if low.is_finite() {
         format!("{elo:.1}, at least {low:.1} (95%)")
     } else if high.is_finite() {
@@ -361,7 +362,7 @@ pub fn report(first: &str, second: &str, tally: &Tally, pairs: &Pairs, sprt: Opt
         tally.score().unwrap_or(0.5),
         tally.games()
     );
-    match (tally.elo(), tally.elo_margin()) {
+    match (tally.elo(), tally.elo_interval()) {
         // A clean sweep has no finite estimate, but its games still bound the difference.
         (Some(elo), _) if elo.is_infinite() => {
             let bound = stats::sweep_lower_bound(tally.games());
@@ -371,9 +372,8 @@ pub fn report(first: &str, second: &str, tally: &Tally, pairs: &Pairs, sprt: Opt
                 format!("Elo difference: unbounded, every game lost; at most {:.1} (95%)", -bound)
             });
         }
-        (Some(elo), Some(margin)) => {
-            let interval = tally.elo_interval().unwrap_or((f64::NEG_INFINITY, f64::INFINITY));
-            out.push_str(&format!("Elo difference: {}", elo_with_error_bar(elo, margin, interval)));
+        (Some(elo), Some(interval)) => {
+            out.push_str(&format!("Elo difference: {}", elo_with_error_bar(elo, interval)));
         }
         _ => out.push_str("Elo difference: none (no games)"),
     }
@@ -389,9 +389,10 @@ pub fn report(first: &str, second: &str, tally: &Tally, pairs: &Pairs, sprt: Opt
             SprtVerdict::AcceptH0 => "H0 was accepted",
         };
         out.push_str(&format!(
-            "\nSPRT: llr {:.3} [{lower:.3}, {upper:.3}] over {} opening pairs, elo0 {} elo1 {} alpha {} beta {}: {state}",
+            "\nSPRT: llr {:.3} [{lower:.3}, {upper:.3}] over {} opening pair{}, elo0 {} elo1 {} alpha {} beta {}: {state}",
             sprt.llr(pairs),
             pairs.count(),
+            if pairs.count() == 1 { "" } else { "s" },
             sprt.elo0,
             sprt.elo1,
             sprt.alpha,

@@ -47,15 +47,8 @@ impl Tally {
         self.score().map(elo_of_score)
     }
 
-    /// Half the width of the 95% confidence interval of the Elo difference (infinite when the
-    /// interval reaches a score of 0 or 1).
-    pub fn elo_margin(&self) -> Option<f64> {
-        let mu = self.score()?;
-        Some(elo_margin(mu, (self.variance()? / f64::from(self.games())).sqrt()))
-    }
-
     /// The ends of the 95% interval of the Elo difference (infinite where it reaches a score
-    /// of 0 or 1).
+    /// of 0 or 1); cutechess-cli's error bar is half its width.
     pub fn elo_interval(&self) -> Option<(f64, f64)> {
         let mu = self.score()?;
         Some(elo_interval(mu, (self.variance()? / f64::from(self.games())).sqrt()))
@@ -109,13 +102,6 @@ impl Pairs {
         Some(spread / f64::from(self.count()))
     }
 
-    /// Half the width of the 95% interval of the Elo difference, from the spread of the
-    /// pairs' scores (infinite when it reaches a score of 0 or 1).
-    pub fn elo_margin(&self) -> Option<f64> {
-        let mu = self.score()?;
-        Some(elo_margin(mu, (self.variance()? / f64::from(self.count())).sqrt()))
-    }
-
     /// The ends of the 95% interval of the Elo difference the pairs give.
     pub fn elo_interval(&self) -> Option<(f64, f64)> {
         let mu = self.score()?;
@@ -123,17 +109,8 @@ impl Pairs {
     }
 }
 
-/// Half the width of the 95% interval of the Elo difference around a mean score `mu` with
-/// standard error `deviation` (infinite when `mu` is 0 or 1).
-fn elo_margin(mu: f64, deviation: f64) -> f64 {
-    if !elo_of_score(mu).is_finite() {
-        return f64::INFINITY;
-    }
-    let (low, high) = elo_interval(mu, deviation);
-    (high - low) / 2.0
-}
-
-/// The Elo differences at the ends of the 95% interval of the score around `mu`.
+/// The Elo differences at the ends of the 95% interval of a mean score `mu` with standard
+/// error `deviation` (infinite where it reaches a score of 0 or 1).
 fn elo_interval(mu: f64, deviation: f64) -> (f64, f64) {
     (elo_of_score(mu - Z95 * deviation), elo_of_score(mu + Z95 * deviation))
 }
@@ -280,6 +257,11 @@ mod tests {
         (a - b).abs() <= tolerance
     }
 
+    /// Half the width of an interval, as cutechess-cli prints its error bar.
+    fn margin((low, high): (f64, f64)) -> f64 {
+        (high - low) / 2.0
+    }
+
     #[test]
     fn elo_of_known_scores() {
         assert_eq!(elo_of_score(0.5), 0.0);
@@ -296,14 +278,14 @@ mod tests {
         let t = Tally { wins: 60, losses: 40, draws: 100 };
         assert_eq!(t.score(), Some(0.55));
         assert!(close(t.elo().unwrap(), 34.860, 1e-3), "{:?}", t.elo());
-        assert!(close(t.elo_margin().unwrap(), 34.159, 1e-3), "{:?}", t.elo_margin());
+        assert!(close(margin(t.elo_interval().unwrap()), 34.159, 1e-3), "{:?}", t.elo_interval());
         let t = Tally { wins: 120, losses: 80, draws: 114 };
         assert!(close(t.elo().unwrap(), 44.501, 1e-3));
-        assert!(close(t.elo_margin().unwrap(), 30.861, 1e-3));
+        assert!(close(margin(t.elo_interval().unwrap()), 30.861, 1e-3));
         assert_eq!(Tally::default().elo(), None);
         let sweep = Tally { wins: 3, losses: 0, draws: 0 };
         assert_eq!(sweep.elo(), Some(f64::INFINITY));
-        assert_eq!(sweep.elo_margin(), Some(f64::INFINITY));
+        assert_eq!(sweep.elo_interval(), Some((f64::INFINITY, f64::INFINITY)));
     }
 
     /// The ratios are those of fishtest's `LLR_logistic` for the same pentanomial counts
@@ -387,9 +369,9 @@ mod tests {
         let pairs = Pairs { counts: [0, 0, 40, 10, 0] };
         let tally = Tally { wins: 50, losses: 40, draws: 10 };
         assert_eq!(pairs.score(), tally.score());
-        let (paired, single) = (pairs.elo_margin().unwrap(), tally.elo_margin().unwrap());
+        let (paired, single) = (margin(pairs.elo_interval().unwrap()), margin(tally.elo_interval().unwrap()));
         assert!(close(paired, 19.476, 1e-3), "{paired}");
         assert!(paired < single / 3.0, "{paired} against {single}");
-        assert_eq!(Pairs { counts: [0, 0, 0, 0, 3] }.elo_margin(), Some(f64::INFINITY));
+        assert_eq!(Pairs { counts: [0, 0, 0, 0, 3] }.elo_interval(), Some((f64::INFINITY, f64::INFINITY)));
     }
 }
