@@ -56,6 +56,30 @@ fn analyse_prints_info_lines_then_the_best_move() {
     assert!(text.contains("score win3"), "{text}");
     assert!(text.contains("x18x"), "{text}");
 
+    // A node budget gives the same search every time, speed aside.
+    let by_nodes = || {
+        let out = checkers(&["analyse", "--nodes", "20000"]);
+        assert!(out.status.success());
+        let text = stdout(&out);
+        check_analysis(&text);
+        text.lines()
+            .map(|l| {
+                l.split_whitespace()
+                    .enumerate()
+                    .filter(|(i, _)| *i != 8)
+                    .map(|(_, w)| w)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect::<Vec<_>>()
+    };
+    let lines = by_nodes();
+    assert_eq!(lines, by_nodes());
+    let last_nodes: u64 = lines[lines.len() - 2].split_whitespace().nth(6).unwrap().parse().unwrap();
+    assert!(last_nodes <= 20_000, "{lines:?}");
+    assert_eq!(checkers(&["analyse", "--nodes", "0"]).status.code(), Some(2));
+    assert_eq!(checkers(&["analyse", "--nodes", "10", "--level", "3"]).status.code(), Some(2));
+
     for limit in [["--movetime", "50"], ["--level", "1"], ["--level", "7"]] {
         let out = checkers(&["analyse", "--variant", "russian", limit[0], limit[1]]);
         assert!(out.status.success());

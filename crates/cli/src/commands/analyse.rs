@@ -11,13 +11,17 @@ use checkers_rules::SquareNotation;
 use crate::common::PositionArgs;
 
 #[derive(clap::Args, Debug)]
-#[command(group(clap::ArgGroup::new("limit").args(["depth", "movetime", "level"])))]
+#[command(group(clap::ArgGroup::new("limit").args(["depth", "nodes", "movetime", "level"])))]
 pub struct Args {
     #[command(flatten)]
     position: PositionArgs,
     /// Search this many plies deep.
     #[arg(long)]
     depth: Option<u32>,
+    /// Search this many nodes: with one thread, the same position gives the same lines and
+    /// move on any machine.
+    #[arg(long)]
+    nodes: Option<u64>,
     /// Search this many milliseconds (the default, 1000, when no limit is given).
     #[arg(long)]
     movetime: Option<u64>,
@@ -38,6 +42,9 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<()> {
     if args.depth.is_some_and(|d| !(1..=100).contains(&d)) {
         bail!("--depth must be between 1 and 100");
+    }
+    if args.nodes == Some(0) {
+        bail!("--nodes must be at least 1");
     }
     if args.movetime == Some(0) {
         bail!("--movetime must be at least 1 (milliseconds)");
@@ -71,9 +78,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let result = match level {
         Some(level) => level.search(&mut engine, &position, &[], args.seed, &stop, &mut print_info),
         None => {
-            let limits = match args.depth {
-                Some(d) => Limits::depth(d),
-                None => Limits::movetime(Duration::from_millis(args.movetime.unwrap_or(1000))),
+            let limits = match (args.depth, args.nodes) {
+                (Some(d), _) => Limits::depth(d),
+                (None, Some(n)) => Limits::nodes(n),
+                (None, None) => Limits::movetime(Duration::from_millis(args.movetime.unwrap_or(1000))),
             };
             engine.search(&position, &[], &limits, &stop, &mut print_info)
         }
