@@ -32,7 +32,15 @@ struct Settings {
     /// Percent chance of playing the second-best move when it is within `margin`.
     second_best_percent: u64,
     margin: i32,
+    /// How far below the best, in hundredths of a man, a move may score and still be played
+    /// for variety early in a game ([`Level::choose_move_varied`]); 0 for none.
+    variety_margin: i32,
 }
+
+/// Plies from the game's first position during which [`Level::choose_move_varied`] varies.
+const VARIETY_PLIES: usize = 12;
+/// The depth at which [`Level::choose_move_varied`] compares the moves.
+const VARIETY_DEPTH: u32 = 12;
 
 impl Level {
     pub const MIN: Level = Level(1);
@@ -78,9 +86,16 @@ impl Level {
             noise,
             second_best_percent,
             margin,
+            variety_margin: 0,
         };
-        let full =
-            |nodes| Settings { depth: None, nodes: Some(nodes), noise: 0, second_best_percent: 0, margin: 0 };
+        let full = |nodes, variety_margin| Settings {
+            depth: None,
+            nodes: Some(nodes),
+            noise: 0,
+            second_best_percent: 0,
+            margin: 0,
+            variety_margin,
+        };
         match self.0 {
             1 => shallow(2, 50, 30, 40),
             2 => shallow(3, 40, 25, 30),
@@ -88,9 +103,9 @@ impl Level {
             4 => shallow(5, 20, 15, 20),
             5 => shallow(6, 12, 10, 15),
             6 => shallow(8, 6, 5, 10),
-            7 => full(30_000),
-            8 => full(300_000),
-            _ => full(3_000_000),
+            7 => full(30_000, 15),
+            8 => full(300_000, 10),
+            _ => full(3_000_000, 6),
         }
     }
 
@@ -125,6 +140,43 @@ impl Level {
         stop: &StopHandle,
     ) -> Option<Move> {
         self.search(engine, position, history, seed, stop, &mut |_| {}).best_move
+    }
+
+    /// As [`Level::choose_move_with_stop`], for a game against a person: in the first
+    /// `VARIETY_PLIES` plies of the game (counted from `history`'s first position), the
+    /// full-strength levels (7-9) play, as the seed picks, the level's own move or any other
+    /// that a search of `VARIETY_DEPTH` plies scores within a few hundredths of a man of it
+    /// (above or below: a move the short search likes much better than the deep search's
+    /// choice is one the deep search saw through), so that the same replies do not meet the
+    /// same game every time. Levels 1-6 vary already. Deterministic for a seed, as the plain
+    /// choice, which matches and the level ladder use.
+    pub fn choose_move_varied(
+        self,
+        engine: &mut Engine,
+        position: &Position,
+        history: &[Position],
+        seed: u64,
+        stop: &StopHandle,
+    ) -> Option<Move> {
+        let result = self.search(engine, position, history, seed, stop, &mut |_| {});
+        let best = result.best_move?;
+        let margin = self.settings().variety_margin;
+        if margin == 0 || history.len() >= VARIETY_PLIES || stop.is_stopped() || result.score.is_decisive() {
+            return Some(best);
+        }
+        let scored = engine.root_scores(position, history, VARIETY_DEPTH, SearchConfig::default());
+        let Some(reference) = scored.iter().find(|(mv, _)| *mv == best).map(|(_, score)| *score) else {
+            return Some(best);
+        };
+        if reference.is_decisive() {
+            return Some(best);
+        }
+        let near: Vec<Move> = scored
+            .iter()
+            .filter(|(_, score)| !score.is_decisive() && (score.value() - reference.value()).abs() <= margin)
+            .map(|(mv, _)| *mv)
+            .collect();
+        Some(near[(mix(seed ^ position.hash_key()).rotate_left(29) % near.len() as u64) as usize])
     }
 
     /// The level's search with its progress reported: the result's `best_move` is the move

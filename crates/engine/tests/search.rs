@@ -237,6 +237,43 @@ fn levels_repeat_for_a_seed_and_play_legal_moves() {
     }
 }
 
+/// Against a person, the full-strength levels open a game in different ways from seed to
+/// seed (each way repeatable), among moves their own search rates nearly equal; later in the
+/// game, and in matches, the choice is the plain one.
+#[test]
+fn full_levels_vary_their_openings_against_people() {
+    let stop = StopHandle::new();
+    for variant in [Variant::English, Variant::Russian] {
+        let start = Position::start(variant);
+        let level = Level::new(7).unwrap();
+        let plain = level.choose_move(&mut engine(), &start, &[], 0).unwrap();
+        let mut seen = std::collections::BTreeSet::new();
+        for seed in 0..10 {
+            let varied = level.choose_move_varied(&mut engine(), &start, &[], seed, &stop).unwrap();
+            assert_eq!(Some(varied), level.choose_move_varied(&mut engine(), &start, &[], seed, &stop));
+            assert_eq!(Some(plain), level.choose_move(&mut engine(), &start, &[], seed), "{variant:?}");
+            assert!(start.is_legal(&varied));
+            seen.insert(varied.to_pdn(&start, SquareNotation::Numeric));
+        }
+        assert!(seen.len() >= 2, "{variant:?}: {seen:?}");
+        // Twelve plies into a game the choice is the plain one, whatever the seed.
+        let mut history = vec![start];
+        let mut p = start;
+        for _ in 0..12 {
+            let mv = p.legal_moves().iter().copied().next().unwrap();
+            p = p.play_unchecked(&mv);
+            history.push(p);
+        }
+        history.pop();
+        for seed in 0..4 {
+            assert_eq!(
+                level.choose_move_varied(&mut engine(), &p, &history, seed, &stop),
+                level.choose_move(&mut engine(), &p, &history, seed)
+            );
+        }
+    }
+}
+
 #[test]
 fn equal_kings_endings_score_near_zero() {
     let p = position(Variant::English, "W:WK1,K2:BK31,K32");

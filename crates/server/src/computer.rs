@@ -113,5 +113,6 @@ pub fn choose_move(
 ) -> Option<Move> {
     let positions = game.positions();
     let history = &positions[..positions.len() - 1];
-    level_of(level).choose_move_with_stop(engine, &game.position(), history, seed, stop)
+    // The players are people: the top levels vary their openings from game to game.
+    level_of(level).choose_move_varied(engine, &game.position(), history, seed, stop)
 }

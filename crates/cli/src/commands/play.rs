@@ -647,7 +647,8 @@ impl<R: BufRead> Session<R> {
         let stop = StopHandle::new();
         let _deadline = self.think_limit.map(|limit| Deadline::start(limit, stop.clone()));
         let seed = self.seed.wrapping_add(self.games_started.wrapping_mul(1_000_003));
-        let chosen = self.level.choose_move_with_stop(&mut self.engine, &position, &history, seed, &stop);
+        // Against a person the top levels vary their openings from game to game.
+        let chosen = self.level.choose_move_varied(&mut self.engine, &position, &history, seed, &stop);
         // The engine always finds a move when there is one; fall back to the first all the same.
         let Some(mv) = chosen.or_else(|| self.game.legal_moves().iter().next().copied()) else { return };
         let shown = self.move_text(&position, &mv);
