@@ -275,8 +275,10 @@ fn a_crashing_hub_engine_stops_the_match_and_says_which_games_it_kept() {
     assert!(stderr.contains("the match stopped") && stderr.contains("exited before"), "{stderr}");
     let line =
         stdout.lines().find(|l| l.starts_with("Games finished: ")).unwrap_or_else(|| panic!("{stdout}"));
-    let (finished, missing) =
-        line["Games finished: ".len()..].trim_end_matches('.').split_once("; not played: ").unwrap();
+    let (finished, missing) = line["Games finished: ".len()..]
+        .trim_end_matches(" (`--resume` plays them).")
+        .split_once("; not played: ")
+        .unwrap();
     let expand = |text: &str| -> Vec<usize> {
         if text == "none" {
             return Vec::new();
@@ -302,5 +304,97 @@ fn a_crashing_hub_engine_stops_the_match_and_says_which_games_it_kept() {
     assert_eq!(kept, finished, "{line}");
     let (w, l, d) = score(&stdout);
     assert_eq!((w + l + d) as usize, kept.len(), "{stdout}");
+
+    // The engine mended (its lock gone, the first one started is healthy), `--resume` plays
+    // the games not played and the file holds the whole match.
+    std::fs::remove_dir_all(dir.join("lock")).unwrap();
+    let out = checkers(&[
+        "match",
+        "level:1",
+        &hub,
+        "--openings",
+        "2",
+        "--quiet",
+        "--pdn",
+        pdn.to_str().unwrap(),
+        "--resume",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    let (w, l, d) = score(&stdout);
+    assert_eq!(w + l + d, 4, "{stdout}");
+    let rounds: Vec<String> = read_pdn(&std::fs::read_to_string(&pdn).unwrap())
+        .unwrap()
+        .iter()
+        .map(|g| g.tag("Round").unwrap().to_string())
+        .collect();
+    assert_eq!(rounds, ["1", "2", "3", "4"]);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A match stopped with games finished out of order completes with `--resume`: the games in
+/// its PDN file count and stay, only the missing ones are played, and the file ends as the
+/// whole match's would. A file of other players, another variant or another opening set is
+/// refused with the reason.
+#[test]
+fn resume_plays_only_the_games_missing_from_the_file() {
+    let dir = scratch("resume");
+    let pdn = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let run = |extra: &[&str]| {
+        let mut args = vec!["match", "level:1", "level:2", "--openings", "2", "--quiet"];
+        args.extend_from_slice(extra);
+        checkers(&args)
+    };
+    let whole = run(&["--pdn", &pdn("whole.pdn")]);
+    assert!(whole.status.success(), "{}", String::from_utf8_lossy(&whole.stderr));
+    let games = read_pdn(&std::fs::read_to_string(pdn("whole.pdn")).unwrap()).unwrap();
+    assert_eq!(games.len(), 4);
+    // Games 1 and 3 finished; 2 and 4 not.
+    let part: Vec<_> = games.iter().filter(|g| matches!(g.tag("Round"), Some("1" | "3"))).cloned().collect();
+    std::fs::write(pdn("part.pdn"), checkers_rules::write_pdn(&part)).unwrap();
+    let resumed = run(&["--pdn", &pdn("part.pdn"), "--resume"]);
+    let stdout = String::from_utf8_lossy(&resumed.stdout);
+    assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
+    assert!(stdout.contains("2 games (besides the 2 finished in the PDN file)"), "{stdout}");
+    assert_eq!(score(&stdout), score(&String::from_utf8_lossy(&whole.stdout)));
+    let completed = read_pdn(&std::fs::read_to_string(pdn("part.pdn")).unwrap()).unwrap();
+    assert_eq!(completed.len(), 4);
+    for (a, b) in completed.iter().zip(&games) {
+        assert_eq!((a.tag("Round"), a.moves(), a.result()), (b.tag("Round"), b.moves(), b.result()));
+    }
+    // Nothing left to play: the report of the whole match all the same.
+    let again = run(&["--pdn", &pdn("part.pdn"), "--resume"]);
+    let stdout = String::from_utf8_lossy(&again.stdout);
+    assert!(again.status.success() && stdout.contains("0 games (besides the 4 finished"), "{stdout}");
+    assert_eq!(score(&stdout), score(&String::from_utf8_lossy(&whole.stdout)));
+
+    let refused = |args: &[&str], why: &str| {
+        let out = checkers(args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(why), "{stderr}");
+    };
+    let file = pdn("whole.pdn");
+    refused(&["match", "level:1", "level:3", "--openings", "2", "--pdn", &file, "--resume"], "not by level:");
+    refused(
+        &["match", "level:1", "level:2", "--openings", "1", "--pdn", &file, "--resume"],
+        "this match has games 1 to 2",
+    );
+    refused(
+        &[
+            "match",
+            "level:1",
+            "level:2",
+            "--variant",
+            "russian",
+            "--openings",
+            "2",
+            "--pdn",
+            &file,
+            "--resume",
+        ],
+        "not of russian",
+    );
+    refused(&["match", "level:1", "level:2", "--resume"], "--pdn");
+    let _ = std::fs::remove_dir_all(dir);
 }

@@ -9,6 +9,7 @@
 
 mod openings;
 mod players;
+mod resume;
 mod stats;
 
 use std::path::PathBuf;
@@ -38,12 +39,17 @@ pub struct Args {
     /// Play only the first N openings of the set (each twice, colours reversed).
     #[arg(long)]
     openings: Option<usize>,
-    /// Leave out the first N games of the schedule: finishes a stopped match (game numbers,
-    /// openings and seeds stay those of the whole schedule, so the games are the same). A
-    /// stopped match prints the numbers of the games it finished and of those not played:
-    /// games played at once finish out of order.
+    /// Leave out the first N games of the schedule (game numbers, openings and seeds stay
+    /// those of the whole schedule, so the games are the same). To finish a stopped match
+    /// from its PDN file, whatever order its games finished in, use `--resume`.
     #[arg(long, default_value_t = 0)]
     skip_games: usize,
+    /// Continue the match in the `--pdn` file: the finished games it holds (known by their
+    /// number, the PDN Round tag) count and are kept, and only the others are played, so a
+    /// match stopped with games finished out of order completes exactly. The file must hold
+    /// games of these players over this opening set; a missing file starts the match.
+    #[arg(long, requires = "pdn", conflicts_with = "skip_games")]
+    resume: bool,
     /// Games played at once (threads).
     #[arg(long, default_value_t = 1)]
     concurrency: usize,
@@ -120,12 +126,19 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.skip_games >= openings.len() * 2 {
         bail!("--skip-games must leave at least one of the {} games", openings.len() * 2);
     }
+    let (first_name, second_name) = (args.first.to_string(), args.second.to_string());
+    let earlier = match (&args.pdn, args.resume) {
+        (Some(path), true) => resume::earlier_games(path, variant, &openings, (&first_name, &second_name))?,
+        _ => Vec::new(),
+    };
     let schedule: Vec<Pairing> = (args.skip_games..openings.len() * 2)
+        .filter(|i| !earlier.iter().any(|g| g.number == i + 1))
         .map(|i| Pairing { number: i + 1, opening: i / 2, first_player_starts: i % 2 == 0 })
         .collect();
-    let (first_name, second_name) = (args.first.to_string(), args.second.to_string());
     let part = if args.skip_games > 0 {
         format!(" (numbers {} to {})", args.skip_games + 1, openings.len() * 2)
+    } else if !earlier.is_empty() {
+        format!(" (besides the {} finished in the PDN file)", earlier.len())
     } else {
         String::new()
     };
@@ -187,7 +200,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let mut tally = Tally::default();
-    let mut games: Vec<Played> = Vec::new();
+    for game in &earlier {
+        tally.count(game.points);
+    }
+    let earlier_count = earlier.len();
+    let mut games: Vec<Played> = earlier;
     let mut failure = None;
     for result in inbox {
         match result {
@@ -198,11 +215,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 failure.get_or_insert(e);
             }
             Ok(played) => {
-                match played.points {
-                    p if p > 0.75 => tally.wins += 1,
-                    p if p < 0.25 => tally.losses += 1,
-                    _ => tally.draws += 1,
-                }
+                tally.count(played.points);
                 games.push(played);
                 if let Some(path) = &args.pdn {
                     write_games(path, &mut games)?;
@@ -225,17 +238,19 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     for worker in workers {
         let _ = worker.join();
     }
+    let played_now = games.len() - earlier_count;
     if interrupted.load(Ordering::SeqCst) {
-        println!("Stopped by Ctrl-C after {} of {} games.", games.len(), schedule.len());
+        println!("Stopped by Ctrl-C after {played_now} of {} games.", schedule.len());
     }
     // Games run side by side finish out of order: a stopped match says which ones it has.
     let stopped = failure.is_some() || interrupted.load(Ordering::SeqCst);
-    if stopped && games.len() < schedule.len() {
+    if stopped && played_now < schedule.len() {
         let finished: std::collections::BTreeSet<usize> = games.iter().map(|g| g.number).collect();
         let missing: Vec<usize> =
             schedule.iter().map(|p| p.number).filter(|n| !finished.contains(n)).collect();
+        let resume = if args.pdn.is_some() && args.skip_games == 0 { " (`--resume` plays them)" } else { "" };
         println!(
-            "Games finished: {}; not played: {}.",
+            "Games finished: {}; not played: {}{resume}.",
             number_ranges(finished.iter().copied()),
             number_ranges(missing.into_iter())
         );

@@ -24,6 +24,15 @@ pub struct Tally {
 }
 
 impl Tally {
+    /// Adds a game in which the first player scored `points` (1, ½ or 0).
+    pub fn count(&mut self, points: f64) {
+        match points {
+            p if p > 0.75 => self.wins += 1,
+            p if p < 0.25 => self.losses += 1,
+            _ => self.draws += 1,
+        }
+    }
+
     pub fn games(&self) -> u32 {
         self.wins + self.losses + self.draws
     }

@@ -1,0 +1,82 @@
+//! `--resume`: the games a stopped match already wrote to its PDN file, read back so that the
+//! match plays only the others and reports on them all. A game is known by its `Round` tag,
+//! its number in the schedule, which fixes its opening, its colours and its seed; the file is
+//! checked against that, so that games of other players, of another opening set or of
+//! another variant are refused rather than counted.
+
+use std::path::Path;
+
+use anyhow::{bail, Context};
+use checkers_rules::{read_pdn, Color, PdnResult, Position, Variant};
+
+use super::openings::Opening;
+use super::Played;
+
+/// The finished games in `path` (none if there is no such file yet), for the match of
+/// `first` against `second` over `openings`. A game left unfinished (`*`) is not counted: it
+/// is played again.
+pub fn earlier_games(
+    path: &Path,
+    variant: Variant,
+    openings: &[Opening],
+    (first, second): (&str, &str),
+) -> anyhow::Result<Vec<Played>> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+    };
+    let records =
+        read_pdn(&text).with_context(|| format!("{} is not a PDN file of games", path.display()))?;
+    let mut played: Vec<Played> = Vec::new();
+    for record in records {
+        let Some(number) = record.tag("Round").and_then(|r| r.trim().parse::<usize>().ok()) else {
+            bail!(
+                "a game in {} has no game number (Round tag): not a file `checkers match` wrote",
+                path.display()
+            );
+        };
+        let context = || format!("game {number} in {}", path.display());
+        if record.variant() != variant {
+            bail!("{}: it is a game of {}, not of {variant}", context(), record.variant());
+        }
+        if number == 0 || number > openings.len() * 2 {
+            bail!("{}: this match has games 1 to {}", context(), openings.len() * 2);
+        }
+        if played.iter().any(|g| g.number == number) {
+            bail!("{}: the file holds that game twice", context());
+        }
+        let opening = &openings[(number - 1) / 2];
+        let starts_standard = record.start() == Position::start(variant);
+        if record.tag("Opening") != Some(opening.name.as_str())
+            || !starts_standard
+            || !record.moves().starts_with(&opening.moves)
+        {
+            bail!(
+                "{}: its opening is not {}, the opening of that game in this match",
+                context(),
+                opening.name
+            );
+        }
+        // As the schedule has it: the first player moves first in odd-numbered games.
+        let first_color =
+            if number % 2 == 1 { variant.first_to_move() } else { variant.first_to_move().opponent() };
+        let (black, white) = if first_color == Color::Black { (first, second) } else { (second, first) };
+        if record.tag("Black") != Some(black) || record.tag("White") != Some(white) {
+            bail!(
+                "{}: it was played by {} (Black) and {} (White), not by {black} and {white}",
+                context(),
+                record.tag("Black").unwrap_or("?"),
+                record.tag("White").unwrap_or("?")
+            );
+        }
+        let points = match record.result() {
+            PdnResult::Win(color) if color == first_color => 1.0,
+            PdnResult::Win(_) => 0.0,
+            PdnResult::Draw => 0.5,
+            PdnResult::DoubleForfeit | PdnResult::Unknown => continue,
+        };
+        played.push(Played { number, opening: (number - 1) / 2, record, points });
+    }
+    Ok(played)
+}
