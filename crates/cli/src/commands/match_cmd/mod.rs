@@ -153,7 +153,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let openings = Arc::new(openings);
     let schedule = Arc::new(schedule);
     let next = Arc::new(AtomicUsize::new(0));
-    let halt = Arc::new(AtomicBool::new(false));
+    // A resumed match whose earlier games already decide the test plays no more.
+    let decided = args.sprt.is_some_and(|sprt| sprt.verdict(&pairs_of(&earlier)) != SprtVerdict::Continue);
+    let halt = Arc::new(AtomicBool::new(decided));
     let (results, inbox) = mpsc::channel::<anyhow::Result<Played>>();
     let mut workers = Vec::new();
     for _ in 0..args.concurrency.min(schedule.len()) {
