@@ -396,5 +396,24 @@ fn resume_plays_only_the_games_missing_from_the_file() {
         "not of russian",
     );
     refused(&["match", "level:1", "level:2", "--resume"], "--pdn");
+    // Files that `checkers match` did not write as they are.
+    let whole_text = std::fs::read_to_string(&file).unwrap();
+    let mut doubled = games.clone();
+    doubled.push(games[0].clone());
+    let mut renamed = games.clone();
+    renamed[1].set_tag("Opening", "11-15 22-17 15-19").unwrap();
+    let mut unnumbered = games.clone();
+    unnumbered[2].remove_tag("Round");
+    for (name, text, why) in [
+        ("doubled.pdn", checkers_rules::write_pdn(&doubled), "the file holds that game twice"),
+        ("renamed.pdn", checkers_rules::write_pdn(&renamed), "game 2 in"),
+        ("unnumbered.pdn", checkers_rules::write_pdn(&unnumbered), "has no game number"),
+        ("broken.pdn", whole_text.replace("1. ", "1. 33-34 "), "is not a PDN file of games"),
+    ] {
+        std::fs::write(pdn(name), &text).unwrap();
+        refused(&["match", "level:1", "level:2", "--openings", "2", "--pdn", &pdn(name), "--resume"], why);
+        // Refused before anything is written: the file is as it was.
+        assert_eq!(std::fs::read_to_string(pdn(name)).unwrap(), text);
+    }
     let _ = std::fs::remove_dir_all(dir);
 }
