@@ -1,5 +1,7 @@
 //! Arguments and helpers shared by several subcommands.
 
+use std::path::PathBuf;
+
 use anyhow::Context;
 use checkers_rules::{Position, SquareNotation, Variant};
 use clap::ValueEnum;
@@ -70,5 +72,47 @@ pub fn read_lossy_line(input: &mut impl std::io::BufRead) -> Option<String> {
     match input.read_until(b'\n', &mut bytes) {
         Ok(0) | Err(_) => None,
         Ok(_) => Some(String::from_utf8_lossy(&bytes).trim_end_matches(['\n', '\r']).to_string()),
+    }
+}
+
+/// Where the engine keeps its solved endgame databases between runs: `CHECKERS_CACHE_DIR`
+/// when set (set empty, nowhere), else `checkers` in `XDG_CACHE_HOME` or in `~/.cache`.
+pub fn cache_dir() -> Option<PathBuf> {
+    cache_dir_from(|name| std::env::var_os(name))
+}
+
+fn cache_dir_from(variable: impl Fn(&str) -> Option<std::ffi::OsString>) -> Option<PathBuf> {
+    let set = |name: &str| variable(name).map(PathBuf::from);
+    if let Some(dir) = set("CHECKERS_CACHE_DIR") {
+        return (!dir.as_os_str().is_empty()).then_some(dir);
+    }
+    let base = set("XDG_CACHE_HOME")
+        .filter(|dir| dir.is_absolute())
+        .or_else(|| set("HOME").filter(|home| home.is_absolute()).map(|home| home.join(".cache")))?;
+    Some(base.join("checkers"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cache_folder_follows_the_environment() {
+        let with = |pairs: &[(&str, &str)]| {
+            cache_dir_from(move |name| pairs.iter().find(|(n, _)| *n == name).map(|(_, v)| v.into()))
+        };
+        assert_eq!(with(&[("HOME", "/home/ann")]), Some(PathBuf::from("/home/ann/.cache/checkers")));
+        assert_eq!(
+            with(&[("HOME", "/home/ann"), ("XDG_CACHE_HOME", "/var/cache/ann")]),
+            Some("/var/cache/ann/checkers".into())
+        );
+        // A relative XDG_CACHE_HOME is invalid by the XDG rules, and ignored.
+        assert_eq!(
+            with(&[("HOME", "/home/ann"), ("XDG_CACHE_HOME", "cache")]),
+            Some("/home/ann/.cache/checkers".into())
+        );
+        assert_eq!(with(&[("HOME", "/home/ann"), ("CHECKERS_CACHE_DIR", "dbs")]), Some("dbs".into()));
+        assert_eq!(with(&[("HOME", "/home/ann"), ("CHECKERS_CACHE_DIR", "")]), None);
+        assert_eq!(with(&[]), None);
     }
 }

@@ -42,6 +42,9 @@ enum Command {
 
 fn main() {
     let cli = Cli::try_parse().unwrap_or_else(|err| exit_on_usage_error(err));
+    if let Some(dir) = common::cache_dir() {
+        checkers_engine::Engine::keep_endgame_in(dir);
+    }
     if matches!(cli.command, Command::Moves(_) | Command::Perft(_) | Command::Analyse(_) | Command::Bench(_))
     {
         end_quietly_when_the_reader_goes();

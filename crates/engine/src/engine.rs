@@ -145,6 +145,14 @@ impl Engine {
         self.search_with(position, history, limits, stop, SearchConfig::default(), on_info)
     }
 
+    /// Keeps the solved endgame databases in `dir` between runs: read from there when a build
+    /// with the same rules saved them, else solved and saved there (failing to read or write
+    /// only costs the solving). Call before the first search; the first folder named counts.
+    /// Without it the engine touches no file.
+    pub fn keep_endgame_in(dir: std::path::PathBuf) {
+        endgame::keep_in(dir);
+    }
+
     /// Solves the endgame database of `variant` now, unless done already in this process:
     /// the first search that needs it would otherwise spend a few seconds on it. Programs
     /// call this at start-up, before any clock runs.

@@ -10,9 +10,11 @@
 //! [`Limits`], and get a [`SearchResult`] whose move is always legal.
 //!
 //! English searches consult an endgame database of positions with up to four pieces
-//! (`checkers-endgame`, solved in memory once per process; [`Engine::prepare_endgame`]).
+//! (`checkers-endgame`, solved in memory once per process; [`Engine::prepare_endgame`]), kept
+//! on disk between runs only in a folder the program names ([`Engine::keep_endgame_in`]).
 //!
-//! It stands on `checkers-rules` and `checkers-endgame` alone and does no I/O: no terminal, file or network code.
+//! It stands on `checkers-rules` and `checkers-endgame` alone and does no I/O of its own: no
+//! terminal, file or network code.
 //! The Hub protocol's logic ([`hub`]) lives here as a pure line-in, lines-out state machine;
 //! reading stdin, running matches and serving games belong to the command line and the
 //! server, which use this crate.
