@@ -147,8 +147,9 @@ impl Level {
     /// full-strength levels (7-9) play, as the seed picks, the level's own move or any other
     /// that a search of `VARIETY_DEPTH` plies scores within a few hundredths of a man of it
     /// (above or below: a move the short search likes much better than the deep search's
-    /// choice is one the deep search saw through), so that the same replies do not meet the
-    /// same game every time. Levels 1-6 vary already. Deterministic for a seed, as the plain
+    /// choice is one the deep search saw through) and that a search as long as the level's
+    /// own, of the position after it, scores within twice that of the level's own move; so
+    /// that the same replies do not meet the same game every time. Levels 1-6 vary already. Deterministic for a seed, as the plain
     /// choice, which matches and the level ladder use.
     pub fn choose_move_varied(
         self,
@@ -176,7 +177,21 @@ impl Level {
             .filter(|(_, score)| !score.is_decisive() && (score.value() - reference.value()).abs() <= margin)
             .map(|(mv, _)| *mv)
             .collect();
-        Some(near[(mix(seed ^ position.hash_key()).rotate_left(29) % near.len() as u64) as usize])
+        let choice = near[(mix(seed ^ position.hash_key()).rotate_left(29) % near.len() as u64) as usize];
+        if choice == best {
+            return Some(best);
+        }
+        // A short search misses traps laid deeper: the other move must also hold up under a
+        // search as long as the level's own, else the level plays its own move.
+        let after = position.play_unchecked(&choice);
+        let mut line = history.to_vec();
+        line.push(*position);
+        let limits = Limits { nodes: self.settings().nodes, ..Limits::default() };
+        let check = engine.search_with(&after, &line, &limits, stop, SearchConfig::default(), &mut |_| {});
+        let holds = !stop.is_stopped()
+            && !check.score.is_decisive()
+            && -check.score.value() >= result.score.value() - 2 * margin;
+        Some(if holds { choice } else { best })
     }
 
     /// The level's search with its progress reported: the result's `best_move` is the move
