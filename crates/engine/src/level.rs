@@ -32,8 +32,8 @@ struct Settings {
     /// Percent chance of playing the second-best move when it is within `margin`.
     second_best_percent: u64,
     margin: i32,
-    /// How far below the best, in hundredths of a man, a move may score and still be played
-    /// for variety early in a game ([`Level::choose_move_varied`]); 0 for none.
+    /// How far from the level's own move, in hundredths of a man, another may score and still
+    /// be played for variety early in a game ([`Level::choose_move_varied`]); 0 for none.
     variety_margin: i32,
 }
 
@@ -149,8 +149,8 @@ impl Level {
     /// (above or below: a move the short search likes much better than the deep search's
     /// choice is one the deep search saw through) and that a search as long as the level's
     /// own, of the position after it, scores within twice that of the level's own move; so
-    /// that the same replies do not meet the same game every time. Levels 1-6 vary already. Deterministic for a seed, as the plain
-    /// choice, which matches and the level ladder use.
+    /// that the same replies do not meet the same game every time. Levels 1-6 vary already.
+    /// Deterministic for a seed, as the plain choice, which matches and the level ladder use.
     pub fn choose_move_varied(
         self,
         engine: &mut Engine,
@@ -161,7 +161,8 @@ impl Level {
     ) -> Option<Move> {
         let result = self.search(engine, position, history, seed, stop, &mut |_| {});
         let best = result.best_move?;
-        let margin = self.settings().variety_margin;
+        let settings = self.settings();
+        let margin = settings.variety_margin;
         if margin == 0 || history.len() >= VARIETY_PLIES || stop.is_stopped() || result.score.is_decisive() {
             return Some(best);
         }
@@ -186,7 +187,7 @@ impl Level {
         let after = position.play_unchecked(&choice);
         let mut line = history.to_vec();
         line.push(*position);
-        let limits = Limits { nodes: self.settings().nodes, ..Limits::default() };
+        let limits = Limits { nodes: settings.nodes, ..Limits::default() };
         let check = engine.search_with(&after, &line, &limits, stop, SearchConfig::default(), &mut |_| {});
         let holds = !stop.is_stopped()
             && !check.score.is_decisive()

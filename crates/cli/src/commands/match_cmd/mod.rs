@@ -4,8 +4,9 @@
 //! soon as the test, whose samples are the complete pairs, decides. Games end by the rules
 //! (`checkers_rules::Game`), by a forfeit (an illegal move), or as a draw when they reach
 //! the ply cap. All games can be written to a PDN file, which is rewritten as each game ends,
-//! so a long match that is stopped keeps what it played. Ctrl-C stops it gently: no new game starts, the games under way finish
-//! and count, and the score is printed (a second Ctrl-C quits at once).
+//! so a long match that is stopped keeps what it played. Ctrl-C stops it gently: no new game
+//! starts, the games under way finish and count, and the score is printed (a second Ctrl-C
+//! quits at once).
 
 mod openings;
 mod players;
@@ -89,6 +90,34 @@ struct Pairing {
     first_player_starts: bool,
 }
 
+impl Pairing {
+    /// Game `number` (from 1) of the schedule: openings in turn, each played first with the
+    /// first player moving first, then with the colours reversed.
+    fn numbered(number: usize) -> Pairing {
+        Pairing { number, opening: (number - 1) / 2, first_player_starts: number % 2 == 1 }
+    }
+
+    /// The colour the first player has in this game.
+    fn first_color(self, variant: Variant) -> Color {
+        let starter = variant.first_to_move();
+        if self.first_player_starts {
+            starter
+        } else {
+            starter.opponent()
+        }
+    }
+}
+
+/// The first player's points for a game's result: 1 for a win, 0 a loss, 0.5 a draw; `None`
+/// for no result (an unfinished game, a double forfeit).
+fn first_player_points(result: PdnResult, first_color: Color) -> Option<f64> {
+    match result {
+        PdnResult::Win(color) => Some(if color == first_color { 1.0 } else { 0.0 }),
+        PdnResult::Draw => Some(0.5),
+        PdnResult::DoubleForfeit | PdnResult::Unknown => None,
+    }
+}
+
 /// A finished game, from the first player's point of view.
 struct Played {
     number: usize,
@@ -133,7 +162,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let schedule: Vec<Pairing> = (args.skip_games..openings.len() * 2)
         .filter(|i| !earlier.iter().any(|g| g.number == i + 1))
-        .map(|i| Pairing { number: i + 1, opening: i / 2, first_player_starts: i % 2 == 0 })
+        .map(|i| Pairing::numbered(i + 1))
         .collect();
     let part = if args.skip_games > 0 {
         format!(" (numbers {} to {})", args.skip_games + 1, openings.len() * 2)
@@ -431,8 +460,7 @@ fn play_game(
 ) -> anyhow::Result<Played> {
     first.new_game()?;
     second.new_game()?;
-    let starter = variant.first_to_move();
-    let first_color = if pairing.first_player_starts { starter } else { starter.opponent() };
+    let first_color = pairing.first_color(variant);
     let mut game = Game::new(variant);
     for mv in &opening.moves {
         game.play(*mv).with_context(|| format!("opening {}", opening.name))?;
@@ -466,11 +494,8 @@ fn play_game(
         (Some(outcome @ Outcome::Draw { .. }), None) => (PdnResult::Draw, outcome.to_string()),
         (None, None) => (PdnResult::Draw, format!("adjudicated a draw after {max_plies} plies")),
     };
-    let points = match result {
-        PdnResult::Win(color) if color == first_color => 1.0,
-        PdnResult::Win(_) => 0.0,
-        _ => 0.5,
-    };
+    // Every game played here ends in a win or a draw.
+    let points = first_player_points(result, first_color).unwrap_or(0.5);
 
     let mut record = PdnGame::new(variant);
     for mv in game.moves() {

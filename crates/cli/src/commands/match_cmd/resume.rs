@@ -7,10 +7,10 @@
 use std::path::Path;
 
 use anyhow::{bail, Context};
-use checkers_rules::{read_pdn, Color, PdnResult, Position, Variant};
+use checkers_rules::{read_pdn, Color, Position, Variant};
 
 use super::openings::Opening;
-use super::Played;
+use super::{first_player_points, Pairing, Played};
 
 /// The finished games in `path` (none if there is no such file yet), for the match of
 /// `first` against `second` over `openings`. A game left unfinished (`*`) is not counted: it
@@ -46,7 +46,8 @@ pub fn earlier_games(
         if played.iter().any(|g| g.number == number) {
             bail!("{}: the file holds that game twice", context());
         }
-        let opening = &openings[(number - 1) / 2];
+        let pairing = Pairing::numbered(number);
+        let opening = &openings[pairing.opening];
         let starts_standard = record.start() == Position::start(variant);
         if record.tag("Opening") != Some(opening.name.as_str())
             || !starts_standard
@@ -58,9 +59,7 @@ pub fn earlier_games(
                 opening.name
             );
         }
-        // As the schedule has it: the first player moves first in odd-numbered games.
-        let first_color =
-            if number % 2 == 1 { variant.first_to_move() } else { variant.first_to_move().opponent() };
+        let first_color = pairing.first_color(variant);
         let (black, white) = if first_color == Color::Black { (first, second) } else { (second, first) };
         if record.tag("Black") != Some(black) || record.tag("White") != Some(white) {
             bail!(
@@ -70,13 +69,8 @@ pub fn earlier_games(
                 record.tag("White").unwrap_or("?")
             );
         }
-        let points = match record.result() {
-            PdnResult::Win(color) if color == first_color => 1.0,
-            PdnResult::Win(_) => 0.0,
-            PdnResult::Draw => 0.5,
-            PdnResult::DoubleForfeit | PdnResult::Unknown => continue,
-        };
-        played.push(Played { number, opening: (number - 1) / 2, record, points });
+        let Some(points) = first_player_points(record.result(), first_color) else { continue };
+        played.push(Played { number, opening: pairing.opening, record, points });
     }
     Ok(played)
 }

@@ -107,7 +107,7 @@ impl Pairs {
     fn variance(&self) -> Option<f64> {
         let mu = self.score()?;
         let spread: f64 =
-            self.counts.iter().enumerate().map(|(k, &c)| f64::from(c) * (k as f64 / 4.0 - mu).powi(2)).sum();
+            self.counts.iter().zip(PAIR_SCORES).map(|(&c, score)| f64::from(c) * (score - mu).powi(2)).sum();
         Some(spread / f64::from(self.count()))
     }
 
