@@ -1,6 +1,7 @@
 //! `checkers match` through the real binary: tiny matches in both variants (two openings,
 //! low levels), against an external Hub engine (our own `checkers hub`), with an SPRT stop;
-//! the PDN file of the games reads back with the rules library and agrees with the score.
+//! the PDN file of the games reads back with the rules library and agrees with the score,
+//! and every move chosen in the match carries its thinking time, which the report sums.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -60,6 +61,51 @@ fn check_pdn(path: &Path, variant: Variant, first: &str, (wins, losses, draws): 
     games.len()
 }
 
+/// Checks that every move after the opening carries its thinking time (`{0.012s}`) and
+/// returns how many moves the first and the second player made, each as (moves with a
+/// choice, forced moves).
+fn timed_moves(path: &Path, first: &str) -> [(usize, usize); 2] {
+    let games = read_pdn(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let mut counts = [(0, 0); 2];
+    for game in &games {
+        let marked = |i: &usize| game.comment(*i).is_some_and(|c| c.starts_with("end of opening"));
+        let opening_end = (0..game.moves().len()).find(marked).expect("the opening's end is marked");
+        let first_color = if game.tag("Black") == Some(first) { Color::Black } else { Color::White };
+        let mut position = game.start();
+        for (i, mv) in game.moves().iter().enumerate() {
+            if i > opening_end {
+                let comment = game.comment(i).unwrap_or_else(|| panic!("move {i} has no time"));
+                let seconds: f64 = comment
+                    .strip_suffix('s')
+                    .and_then(|t| t.parse().ok())
+                    .unwrap_or_else(|| panic!("{comment:?}"));
+                assert!((0.0..60.0).contains(&seconds), "{comment}");
+                let player = &mut counts[usize::from(position.turn() != first_color)];
+                if position.legal_moves().len() == 1 {
+                    player.1 += 1;
+                } else {
+                    player.0 += 1;
+                }
+            }
+            position = position.play_unchecked(mv);
+        }
+    }
+    counts
+}
+
+/// The counts in the report's `Time of PLAYER: 0.012 s a move (longest 0.030 s) over N moves,
+/// F forced moves not counted` line: (N, F).
+fn reported_moves(stdout: &str, player: &str) -> (usize, usize) {
+    let prefix = format!("Time of {player}: ");
+    let line = stdout.lines().find(|l| l.starts_with(&prefix)).unwrap_or_else(|| panic!("{stdout}"));
+    let counts = line
+        .split_once(" s) over ")
+        .and_then(|(_, tail)| tail.strip_suffix(" forced moves not counted"))
+        .and_then(|tail| tail.split_once(" moves, "))
+        .and_then(|(n, f)| Some((n.parse().ok()?, f.parse().ok()?)));
+    counts.unwrap_or_else(|| panic!("{line}"))
+}
+
 #[test]
 fn tiny_matches_in_both_variants_write_pdn_that_reads_back() {
     let dir = scratch("tiny");
@@ -88,6 +134,9 @@ fn tiny_matches_in_both_variants_write_pdn_that_reads_back() {
         assert!(pairs.contains(" of 2"), "{pairs}");
         let v = if variant == "english" { Variant::English } else { Variant::Russian };
         assert_eq!(check_pdn(&pdn, v, "level:2", tally), 4);
+        let [by_first, by_second] = timed_moves(&pdn, "level:2");
+        assert_eq!(reported_moves(&stdout, "level:2"), by_first, "{stdout}");
+        assert_eq!(reported_moves(&stdout, "depth:1"), by_second, "{stdout}");
     }
     let _ = std::fs::remove_dir_all(dir);
 }
@@ -114,6 +163,9 @@ fn an_external_hub_engine_plays_a_match() {
     assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
     let tally = score(&stdout);
     assert_eq!(check_pdn(&pdn, Variant::Russian, &hub[..], tally), 2);
+    let [by_hub, by_level] = timed_moves(&pdn, &hub);
+    assert!(by_hub.0 > 0 && by_level.0 > 0);
+    assert_eq!((reported_moves(&stdout, &hub), reported_moves(&stdout, "level:1")), (by_hub, by_level));
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -356,7 +408,12 @@ fn resume_plays_only_the_games_missing_from_the_file() {
     let stdout = String::from_utf8_lossy(&resumed.stdout);
     assert!(resumed.status.success(), "{}", String::from_utf8_lossy(&resumed.stderr));
     assert!(stdout.contains("2 games (besides the 2 finished in the PDN file)"), "{stdout}");
-    assert_eq!(score(&stdout), score(&String::from_utf8_lossy(&whole.stdout)));
+    let whole_stdout = String::from_utf8_lossy(&whole.stdout);
+    assert_eq!(score(&stdout), score(&whole_stdout));
+    // The earlier games' times are read back from the file: the same moves are counted.
+    for player in ["level:1", "level:2"] {
+        assert_eq!(reported_moves(&stdout, player), reported_moves(&whole_stdout, player), "{stdout}");
+    }
     let completed = read_pdn(&std::fs::read_to_string(pdn("part.pdn")).unwrap()).unwrap();
     assert_eq!(completed.len(), 4);
     for (a, b) in completed.iter().zip(&games) {

@@ -6,17 +6,19 @@
 //! the ply cap. All games can be written to a PDN file, which is rewritten as each game ends,
 //! so a long match that is stopped keeps what it played. Ctrl-C stops it gently: no new game
 //! starts, the games under way finish and count, and the score is printed (a second Ctrl-C
-//! quits at once).
+//! quits at once). Each chosen move's thinking time is written beside it in the PDN file,
+//! and the report gives each player's time per move.
 
 mod openings;
 mod players;
 mod resume;
 mod stats;
+mod thinking;
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::{bail, Context};
 use checkers_rules::{write_pdn, Color, Game, Outcome, PdnGame, PdnResult, Variant};
@@ -26,6 +28,7 @@ use crate::common::VariantArg;
 use openings::Opening;
 use players::{PlayerError, PlayerSetup, PlayerSpec};
 pub use stats::{Pairs, Sprt, SprtVerdict, Tally};
+use thinking::Thinking;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -54,7 +57,8 @@ pub struct Args {
     /// Games played at once (threads).
     #[arg(long, default_value_t = 1)]
     concurrency: usize,
-    /// Write every game to this PDN file.
+    /// Write every game to this PDN file, each chosen move with its thinking time as a
+    /// comment (`{0.427s}`).
     #[arg(long, alias = "pgn")]
     pdn: Option<PathBuf>,
     /// Stop early by a sequential probability ratio test, `elo0,elo1,alpha,beta`, e.g.
@@ -126,6 +130,8 @@ struct Played {
     record: PdnGame,
     /// 1 for a win of the first player, 0.5 a draw, 0 a loss.
     points: f64,
+    /// The first and the second player's thinking, from the moves' time comments.
+    thinking: [Thinking; 2],
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -287,6 +293,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         );
     }
     println!("{}", report(&first_name, &second_name, &tally, &pairs_of(&games), args.sprt.as_ref()));
+    let mut thinking = [Thinking::default(); 2];
+    for game in &games {
+        thinking[0].add(game.thinking[0]);
+        thinking[1].add(game.thinking[1]);
+    }
+    // Files of builds before the time comments may time nothing.
+    if thinking.iter().any(|t| t.moves > 0) {
+        println!("Time of {first_name}: {}", thinking[0].describe());
+        println!("Time of {second_name}: {}", thinking[1].describe());
+    }
     if let Some(path) = &args.pdn {
         println!("PDN: {} games in {}", games.len(), path.display());
     }
@@ -467,16 +483,20 @@ fn play_game(
     }
     let mut forfeit: Option<(Color, String)> = None;
     let mut plies = 0;
+    let mut times = Vec::new();
     while !game.is_over() && plies < max_plies {
         let mover = game.position().turn();
+        let asked = Instant::now();
         let choice =
             if mover == first_color { first.choose(&game, seed) } else { second.choose(&game, seed) };
+        let time = asked.elapsed();
         match choice {
             Ok(mv) => {
                 if game.play(mv).is_err() {
                     forfeit = Some((mover, "an illegal move".to_string()));
                     break;
                 }
+                times.push(time);
             }
             Err(PlayerError::Illegal(why)) => {
                 forfeit = Some((mover, format!("an illegal move ({why})")));
@@ -519,7 +539,11 @@ fn play_game(
     if !opening.moves.is_empty() {
         record.set_comment(opening.moves.len() - 1, &format!("end of opening {}", opening.name));
     }
-    Ok(Played { number: pairing.number, opening: pairing.opening, record, points })
+    for (k, &time) in times.iter().enumerate() {
+        record.set_comment(opening.moves.len() + k, &thinking::move_comment(time));
+    }
+    let thinking = thinking::of_record(&record, opening.moves.len(), first_color);
+    Ok(Played { number: pairing.number, opening: pairing.opening, record, points, thinking })
 }
 
 /// Today's date as PDN writes it, `YYYY.MM.DD` (UTC).

@@ -10,7 +10,7 @@ use anyhow::{bail, Context};
 use checkers_rules::{read_pdn, Color, Position, Variant};
 
 use super::openings::Opening;
-use super::{first_player_points, Pairing, Played};
+use super::{first_player_points, thinking, Pairing, Played};
 
 /// The finished games in `path` (none if there is no such file yet), for the match of
 /// `first` against `second` over `openings`. A game left unfinished (`*`) is not counted: it
@@ -70,7 +70,8 @@ pub fn earlier_games(
             );
         }
         let Some(points) = first_player_points(record.result(), first_color) else { continue };
-        played.push(Played { number, opening: pairing.opening, record, points });
+        let thinking = thinking::of_record(&record, opening.moves.len(), first_color);
+        played.push(Played { number, opening: pairing.opening, record, points, thinking });
     }
     Ok(played)
 }
