@@ -299,7 +299,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         thinking[1].add(game.thinking[1]);
     }
     // Files of builds before the time comments may time nothing.
-    if thinking.iter().any(|t| t.moves > 0) {
+    if thinking.iter().any(|t| t.moves + t.forced > 0) {
         println!("Time of {first_name}: {}", thinking[0].describe());
         println!("Time of {second_name}: {}", thinking[1].describe());
     }
