@@ -1,5 +1,6 @@
-//! `checkers-fit-net H1 H2 EPOCHS SCALE OUT [--results W] FILE...`: trains the English
-//! evaluation network (`eval/english-net.bin`; the engine expects H1 = 128, H2 = 32) on sample
+//! `checkers-fit-net H1 H2 EPOCHS SCALE OUT [--variant V] [--results W] FILE...`: trains a
+//! variant's evaluation network (`eval/english-net.bin` or `eval/russian-net.bin`, English
+//! unless `--variant russian` comes before the files; the engine expects H1 = 128, H2 = 32) on sample
 //! files of `checkers-tune generate` and `checkers-tune rescore`, to predict the search's
 //! scores (as a win probability on the logistic curve of SCALE, 1.22 for the fitted tables);
 //! `--results W` blends the games' results into the targets of the files after it, weight W
@@ -40,12 +41,12 @@ fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
-fn read(path: &str) -> Vec<Sample> {
+fn read(variant: Variant, path: &str) -> Vec<Sample> {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| {
         eprintln!("cannot read {path}: {e}");
         std::process::exit(1)
     });
-    parse_samples(Variant::English, &text)
+    parse_samples(variant, &text)
 }
 
 struct Net {
@@ -155,14 +156,25 @@ fn main() {
     let (Some(h1), Some(h2), Some(epochs), Some(scale), Some(out)) =
         (number(1), number(2), number(3), number(4), args.get(5))
     else {
-        eprintln!("usage: checkers-fit-net H1 H2 EPOCHS SCALE OUT [--results W] FILE...");
+        eprintln!("usage: checkers-fit-net H1 H2 EPOCHS SCALE OUT [--variant V] [--results W] FILE...");
         std::process::exit(2);
     };
     let (h1, h2, epochs) = (h1 as usize, h2 as usize, epochs as usize);
     let mut samples = Vec::new();
     let mut result_weight = 0.0;
+    let mut variant = Variant::English;
     let mut rest = args[6..].iter();
     while let Some(arg) = rest.next() {
+        if arg == "--variant" {
+            match rest.next().and_then(|v| v.parse::<Variant>().ok()) {
+                Some(v) if samples.is_empty() => variant = v,
+                _ => {
+                    eprintln!("--variant takes english or russian, before the files");
+                    std::process::exit(2);
+                }
+            }
+            continue;
+        }
         if arg == "--results" {
             match rest.next().and_then(|w| w.parse::<f64>().ok()).filter(|w| (0.0..=1.0).contains(w)) {
                 Some(w) => result_weight = w,
@@ -173,10 +185,10 @@ fn main() {
             }
             continue;
         }
-        samples.extend(read(arg).into_iter().map(|s| blend_result(s, result_weight, scale)));
+        samples.extend(read(variant, arg).into_iter().map(|s| blend_result(s, result_weight, scale)));
     }
     let (train_s, held_s) = split_held_out(samples);
-    let weights = *Weights::of(Variant::English);
+    let weights = *Weights::of(variant);
     let sc = scale as f32;
     let to_rows = |v: &[Sample]| -> Vec<Row> {
         v.iter()

@@ -1,14 +1,20 @@
-//! `checkers-perturb FILE SEED`: each position of a sample file (`FEN;...` lines, English)
-//! after one to four random legal moves, played on while a capture is pending, printed as
-//! `FEN;0.5` for `checkers-tune rescore` to label. The network trained on game positions
+//! `checkers-perturb FILE SEED [VARIANT]`: each position of a sample file (`FEN;...` lines,
+//! English unless VARIANT is `russian`) after one to four random legal moves, played on while
+//! a capture is pending, printed as `FEN;0.5` for `checkers-tune rescore` to label. The network trained on game positions
 //! alone never sees the lopsided positions a search walks through; these are such positions.
 
 use checkers_rules::{to_fen, Position, Variant};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let (Some(path), Some(mut rng)) = (args.first(), args.get(1).and_then(|s| s.parse::<u64>().ok())) else {
-        eprintln!("usage: checkers-perturb FILE SEED");
+    let variant = match args.get(2).map(|v| v.parse::<Variant>()) {
+        None => Ok(Variant::English),
+        Some(parsed) => parsed,
+    };
+    let (Some(path), Some(mut rng), Ok(variant)) =
+        (args.first(), args.get(1).and_then(|s| s.parse::<u64>().ok()), variant)
+    else {
+        eprintln!("usage: checkers-perturb FILE SEED [english|russian]");
         std::process::exit(2);
     };
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| {
@@ -23,8 +29,7 @@ fn main() {
         rng
     };
     for line in text.lines() {
-        let Some(Ok(mut p)) = line.split(';').next().map(|fen| Position::from_fen(Variant::English, fen))
-        else {
+        let Some(Ok(mut p)) = line.split(';').next().map(|fen| Position::from_fen(variant, fen)) else {
             continue;
         };
         let plies = 1 + next() % 4;

@@ -1,11 +1,11 @@
-//! A small neural network evaluation for English positions with men: 256 inputs (a man or
-//! a king of the side to move or of its opponent on each square, the board turned for
+//! Small neural network evaluations, one a variant, for positions with men: 256 inputs (a
+//! man or a king of the side to move or of its opponent on each square, the board turned for
 //! Black), 128 then 32 clipped-ReLU units, one output in men. All integer arithmetic after
 //! loading, so every instruction set gives the same score (the bench signature depends on it).
 
 use std::sync::OnceLock;
 
-use checkers_rules::{Color, Position};
+use checkers_rules::{Color, Position, Variant};
 
 const INPUTS: usize = 256;
 const H1: usize = 128;
@@ -31,7 +31,8 @@ pub struct Net {
     b3: i32,
 }
 
-static BYTES: &[u8] = include_bytes!("english-net.bin");
+static ENGLISH_BYTES: &[u8] = include_bytes!("english-net.bin");
+static RUSSIAN_BYTES: &[u8] = include_bytes!("russian-net.bin");
 
 fn parse(bytes: &[u8]) -> Box<Net> {
     let u = |i: usize| u32::from_le_bytes(bytes[i * 4..i * 4 + 4].try_into().unwrap()) as usize;
@@ -73,9 +74,14 @@ fn parse(bytes: &[u8]) -> Box<Net> {
     net
 }
 
-pub fn net() -> &'static Net {
-    static NET: OnceLock<Box<Net>> = OnceLock::new();
-    NET.get_or_init(|| parse(BYTES))
+/// The variant's network, parsed on first use.
+pub fn net(variant: Variant) -> &'static Net {
+    static ENGLISH: OnceLock<Box<Net>> = OnceLock::new();
+    static RUSSIAN: OnceLock<Box<Net>> = OnceLock::new();
+    match variant {
+        Variant::English => ENGLISH.get_or_init(|| parse(ENGLISH_BYTES)),
+        Variant::Russian => RUSSIAN.get_or_init(|| parse(RUSSIAN_BYTES)),
+    }
 }
 
 /// The network's inputs, four boards (64-bit, as the rules library's square sets) seen from
@@ -230,27 +236,28 @@ mod tests {
 
     #[test]
     fn every_instruction_set_gives_the_same_score() {
-        let net = net();
         let mut x: u64 = 0x1234_5678_9abc_def1;
-        for _ in 0..2000 {
-            let mut planes = [0u64; 4];
-            for _ in 0..20 {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                let square = x % 64;
-                planes[(x >> 32) as usize % 4] |= 1 << square;
-            }
-            let scalar = net.forward_scalar(&planes);
-            #[cfg(target_arch = "x86_64")]
-            unsafe {
-                if std::arch::is_x86_feature_detected!("avx2") {
-                    assert_eq!(net.forward_avx2(&planes), scalar);
+        for net in [net(Variant::English), net(Variant::Russian)] {
+            for _ in 0..2000 {
+                let mut planes = [0u64; 4];
+                for _ in 0..20 {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    let square = x % 64;
+                    planes[(x >> 32) as usize % 4] |= 1 << square;
                 }
-                if std::arch::is_x86_feature_detected!("avx512vnni")
-                    && std::arch::is_x86_feature_detected!("avx512bw")
-                {
-                    assert_eq!(net.forward_vnni(&planes), scalar);
+                let scalar = net.forward_scalar(&planes);
+                #[cfg(target_arch = "x86_64")]
+                unsafe {
+                    if std::arch::is_x86_feature_detected!("avx2") {
+                        assert_eq!(net.forward_avx2(&planes), scalar);
+                    }
+                    if std::arch::is_x86_feature_detected!("avx512vnni")
+                        && std::arch::is_x86_feature_detected!("avx512bw")
+                    {
+                        assert_eq!(net.forward_vnni(&planes), scalar);
+                    }
                 }
             }
         }
