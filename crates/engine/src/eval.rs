@@ -669,14 +669,23 @@ fn side_terms<H: Heading>(w: &Weights, s: Side, pieces: i32) -> i32 {
 
 /// The evaluation of a position for the side to move.
 pub fn evaluate(position: &Position) -> i32 {
-    // One copy per variant with its weights as constants: zero terms vanish and the
-    // multiplications simplify (a fifth fewer instructions than reading the weights).
     // Positions with men go to the variant's network; kings alone to the tables, which know
     // the drawn and won kings-only endings.
     let pieces = position.pieces(Color::White).bits() | position.pieces(Color::Black).bits();
     let has_men = pieces & !position.kings().bits() != 0;
+    if has_men {
+        net::net(position.variant()).evaluate(position)
+    } else {
+        evaluate_tables(position)
+    }
+}
+
+/// The evaluation of a position for the side to move by the fitted tables alone, without the
+/// networks (kings-only positions, and the Russian levels below 9).
+pub fn evaluate_tables(position: &Position) -> i32 {
+    // One copy per variant with its weights as constants: zero terms vanish and the
+    // multiplications simplify (a fifth fewer instructions than reading the weights).
     match position.variant() {
-        variant if has_men => net::net(variant).evaluate(position),
         Variant::English => evaluate_with(position, &Weights::ENGLISH),
         Variant::Russian => evaluate_with(position, &Weights::RUSSIAN),
     }

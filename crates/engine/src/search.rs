@@ -14,7 +14,7 @@ use checkers_endgame::{Database, Value};
 use checkers_rules::{Color, Move, MoveList, Position, Square, Variant};
 
 use crate::endgame;
-use crate::eval::evaluate;
+use crate::eval::{evaluate, evaluate_tables};
 use crate::limits::Limits;
 use crate::score::Score;
 use crate::tt::{Bound, MoveKey, TranspositionTable};
@@ -54,6 +54,9 @@ pub(crate) struct SearchConfig {
     pub noise_seed: u64,
     /// Plays without the endgame database (the blurred levels do not know it).
     pub no_endgame_database: bool,
+    /// Evaluates by the fitted tables even where the variant has a network (the Russian
+    /// levels below 9, so that each level stays clearly above the one below it).
+    pub tables_only: bool,
 }
 
 /// What the search keeps for one ply of the path: one record, so a node's data sits together
@@ -399,7 +402,7 @@ impl<'a> Searcher<'a> {
 
     #[inline]
     fn evaluate(&mut self, position: &Position) -> i32 {
-        let score = self.data.eval_cache.evaluate(position);
+        let score = self.data.eval_cache.evaluate(position, self.config.tables_only);
         if self.config.eval_noise == 0 {
             return score;
         }
@@ -901,8 +904,9 @@ impl<'a> Searcher<'a> {
 /// leaves, a parent's truncation and futility tests), and the English network makes a node
 /// about an eighth slower. An entry is a position's key with its low bits (the entry's
 /// index) replaced by the evaluation, so it fits in eight bytes and the table in the core's
-/// second-level cache. The key is the position's hash key with the variant mixed in: the
-/// hash key leaves it out, and an engine may search both variants without clearing this.
+/// second-level cache. The key is the position's hash key with the variant and the evaluator
+/// mixed in: the hash key leaves the variant out, and an engine may search both variants, at
+/// several levels, without clearing this.
 struct EvalCache {
     entries: Box<[u64]>,
 }
@@ -918,18 +922,19 @@ impl EvalCache {
     }
 
     #[inline(always)]
-    fn evaluate(&mut self, position: &Position) -> i32 {
+    fn evaluate(&mut self, position: &Position, tables_only: bool) -> i32 {
         let variant = match position.variant() {
             Variant::English => 0,
             Variant::Russian => 0x6a09_e667_f3bc_c909,
         };
-        let key = position.hash_key() ^ variant;
+        let evaluator = if tables_only { 0xbb67_ae85_84ca_a73b } else { 0 };
+        let key = position.hash_key() ^ variant ^ evaluator;
         let slot = &mut self.entries[(key & EVAL_CACHE_MASK) as usize];
         let tag = key & !0xffff;
         if *slot & !0xffff == tag {
             return i32::from(*slot as u16 as i16);
         }
-        let score = evaluate(position);
+        let score = if tables_only { evaluate_tables(position) } else { evaluate(position) };
         if let Ok(short) = i16::try_from(score) {
             *slot = tag | u64::from(short as u16);
         }
@@ -1029,16 +1034,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_evaluation_table_keeps_the_variants_apart() {
+    fn the_evaluation_table_keeps_the_variants_and_the_evaluators_apart() {
         let fen = "W:W22,25,27,29:B11,14,18";
         let english = Position::from_fen(Variant::English, fen).unwrap();
         let russian = Position::from_fen(Variant::Russian, fen).unwrap();
         assert_eq!(english.hash_key(), russian.hash_key(), "the hash key leaves the variant out");
         assert_ne!(evaluate(&english), evaluate(&russian));
+        assert_ne!(evaluate(&russian), evaluate_tables(&russian));
         let mut table = EvalCache::new();
-        assert_eq!(table.evaluate(&english), evaluate(&english));
-        assert_eq!(table.evaluate(&russian), evaluate(&russian));
-        assert_eq!(table.evaluate(&english), evaluate(&english));
+        for _ in 0..2 {
+            assert_eq!(table.evaluate(&english, false), evaluate(&english));
+            assert_eq!(table.evaluate(&russian, false), evaluate(&russian));
+            assert_eq!(table.evaluate(&russian, true), evaluate_tables(&russian));
+            assert_eq!(table.evaluate(&english, true), evaluate_tables(&english));
+        }
     }
 
     #[test]
