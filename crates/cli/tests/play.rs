@@ -295,6 +295,25 @@ fn undo_flip_moves_save_and_draw_between_two_players() {
     assert_eq!(games[0].result(), PdnResult::Draw);
 }
 
+/// Level 9 answers an opening move from its book at once, and says so; the game record
+/// holds the book move like any other.
+#[test]
+fn the_master_level_opens_from_its_book() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = stdout(&play(dir.path(), &["--level", "9", "--seed", "3"], "11-15\nquit\n"));
+    let reply = out
+        .split("You play 11-15.\nRed (computer) plays ")
+        .nth(1)
+        .and_then(|rest| rest.split(" from its opening book.\n").next())
+        .unwrap_or_else(|| panic!("{out}"));
+    let after = Position::start(Variant::English)
+        .play_unchecked(&Position::start(Variant::English).parse_move("11-15").unwrap());
+    let book = checkers_engine::book(Variant::English).lookup(&after).expect("11-15 is in the book");
+    assert!(book.iter().any(|m| m.mv.to_pdn(&after, SquareNotation::Numeric) == reply), "{reply}: {out}");
+    let game = &read_pdn(&record(dir.path(), "gamerec.txt")).unwrap()[0];
+    assert_eq!(game.moves().len(), 2);
+}
+
 #[test]
 fn the_computer_answers_takes_back_and_judges_draws() {
     let dir = tempfile::tempdir().unwrap();

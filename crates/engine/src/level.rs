@@ -15,6 +15,7 @@ use std::str::FromStr;
 
 use checkers_rules::{Color, Move, Position, Variant};
 
+use crate::book::book;
 use crate::engine::{Engine, SearchInfo, SearchResult};
 use crate::limits::{Limits, StopHandle};
 use crate::score::Score;
@@ -151,9 +152,12 @@ impl Level {
         self.search(engine, position, history, seed, stop, &mut |_| {}).best_move
     }
 
-    /// As [`Level::choose_move_with_stop`], for a game against a person: in the first
-    /// `VARIETY_PLIES` plies of the game (counted from `history`'s first position), the
-    /// full-strength levels (7-9) play, as the seed picks, the level's own move or any other
+    /// As [`Level::choose_move_with_stop`], for a game against a person. In a position of
+    /// the opening book ([`crate::book`]) the full-strength levels (7-9) play at once, as the
+    /// seed picks, any book move scored within a few hundredths of a man of the best. Out of
+    /// the book, in the first
+    /// `VARIETY_PLIES` plies of the game (counted from `history`'s first position), they
+    /// play, as the seed picks, the level's own move or any other
     /// that a search of `VARIETY_DEPTH` plies scores within a few hundredths of a man of it
     /// (above or below: a move the short search likes much better than the deep search's
     /// choice is one the deep search saw through) and that a search as long as the level's
@@ -168,10 +172,13 @@ impl Level {
         seed: u64,
         stop: &StopHandle,
     ) -> Option<Move> {
-        let result = self.search(engine, position, history, seed, stop, &mut |_| {});
-        let best = result.best_move?;
+        if let Some(mv) = self.book_move(position, seed) {
+            return Some(mv);
+        }
         let settings = self.settings();
         let margin = settings.variety_margin;
+        let result = self.search(engine, position, history, seed, stop, &mut |_| {});
+        let best = result.best_move?;
         if margin == 0 || history.len() >= VARIETY_PLIES || stop.is_stopped() || result.score.is_decisive() {
             return Some(best);
         }
@@ -204,6 +211,24 @@ impl Level {
             && !check.score.is_decisive()
             && -check.score.value() >= result.score.value() - 2 * margin;
         Some(if holds { choice } else { best })
+    }
+
+    /// The opening book's move for this level and seed, if the level plays from the book
+    /// (7-9) and the book holds the position: any book move scored within the level's
+    /// variety margin of the best, as the seed picks. [`Level::choose_move_varied`] plays it.
+    pub fn book_move(self, position: &Position, seed: u64) -> Option<Move> {
+        let margin = self.settings().variety_margin;
+        if margin == 0 {
+            return None;
+        }
+        // Best first, every move scored exactly by a search about as deep as level 9's own.
+        let moves = book(position.variant()).lookup(position)?;
+        let best = moves[0].score;
+        if best.is_decisive() {
+            return None;
+        }
+        let near = moves.iter().take_while(|m| best.value() - m.score.value() <= margin).count();
+        Some(moves[(mix(seed ^ position.hash_key()).rotate_left(29) % near as u64) as usize].mv)
     }
 
     /// The level's search with its progress reported: the result's `best_move` is the move

@@ -4,8 +4,8 @@
 //! search with a transposition table, killer and history ordering, late move reductions,
 //! capture resolution to quiet positions, Lazy SMP threads), an evaluation for each variant
 //! with endgame knowledge (for English positions with men, a small neural network trained on
-//! the engine's own searches), time management, and nine playing levels from beginner to
-//! master.
+//! the engine's own searches), time management, nine playing levels from beginner to
+//! master, and an opening book for the levels that play people ([`book`]).
 //! Callers hold an [`Engine`], give it a position, the game's earlier positions and
 //! [`Limits`], and get a [`SearchResult`] whose move is always legal.
 //!
@@ -29,6 +29,7 @@
 //! ```
 
 mod bench;
+mod book;
 mod endgame;
 mod engine;
 mod eval;
@@ -42,6 +43,7 @@ mod tt;
 pub mod tune;
 
 pub use bench::{bench, BenchLine, BenchSummary, BENCH_DEPTH, BENCH_POSITIONS};
+pub use book::{book, generate as generate_book, Book, BookError, BookMove, BookPlan};
 pub use endgame::ENDGAME_PIECES;
 pub use engine::{Engine, EngineOptions, SearchInfo, SearchResult};
 pub use eval::{
@@ -50,7 +52,7 @@ pub use eval::{
 };
 pub use level::{hint, judge, DrawAnswer, Level, LevelError};
 pub use limits::{Clock, Limits, StopHandle};
-pub use score::Score;
+pub use score::{Score, ScoreParseError};
 
 use checkers_rules::{Move, Position, SquareNotation};
 

@@ -73,6 +73,29 @@ impl fmt::Display for Score {
     }
 }
 
+/// What was wrong with a score's text.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[error("not a score (a whole number of hundredths of a man, `winN` or `lossN`)")]
+pub struct ScoreParseError;
+
+impl std::str::FromStr for Score {
+    type Err = ScoreParseError;
+    /// Reads what `Display` writes.
+    fn from_str(text: &str) -> Result<Score, ScoreParseError> {
+        let plies = |n: &str| n.parse::<u32>().ok().filter(|&n| n <= Score::MAX_PLIES_TO_END as u32);
+        if let Some(n) = text.strip_prefix("win") {
+            return plies(n).map(Score::win_in).ok_or(ScoreParseError);
+        }
+        if let Some(n) = text.strip_prefix("loss") {
+            return plies(n).map(Score::loss_in).ok_or(ScoreParseError);
+        }
+        let value: i32 = text.parse().map_err(|_| ScoreParseError)?;
+        let score = Score::centipawns(value);
+        // A number in the range of forced results is not what `Display` writes.
+        (score.0 == value).then_some(score).ok_or(ScoreParseError)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -86,5 +109,17 @@ mod tests {
         assert!(Score::win_in(3) > Score::win_in(5));
         assert!(Score::centipawns(1_000_000) < Score::win_in(900));
         assert_eq!(-Score::win_in(4), Score::loss_in(4));
+    }
+
+    #[test]
+    fn scores_read_back_what_they_write() {
+        for score in
+            [Score::centipawns(35), Score::centipawns(-120), Score::DRAW, Score::win_in(7), Score::loss_in(6)]
+        {
+            assert_eq!(score.to_string().parse(), Ok(score));
+        }
+        for bad in ["", "win", "loss-3", "3.5", "+", "29500", "win1001", "12 "] {
+            assert_eq!(bad.parse::<Score>(), Err(ScoreParseError), "{bad:?}");
+        }
     }
 }

@@ -238,8 +238,9 @@ fn levels_repeat_for_a_seed_and_play_legal_moves() {
 }
 
 /// Against a person, the full-strength levels open a game in different ways from seed to
-/// seed (each way repeatable), among moves their own search rates nearly equal; later in the
-/// game, and in matches, the choice is the plain one.
+/// seed (each way repeatable): from the opening book where it has the position, else among
+/// moves their own search rates nearly equal; later in the game, and in matches, the choice
+/// is the plain one.
 #[test]
 fn full_levels_vary_their_openings_against_people() {
     let stop = StopHandle::new();
@@ -248,15 +249,40 @@ fn full_levels_vary_their_openings_against_people() {
         let level = Level::new(7).unwrap();
         let plain = level.choose_move(&mut engine(), &start, &[], 0).unwrap();
         let mut seen = std::collections::BTreeSet::new();
+        // Out of the book: the worst move each time, until the book no longer holds the
+        // position (a few plies in, well inside the plies that vary).
+        let book = checkers_engine::book(variant);
+        let mut history = Vec::new();
+        let mut outside = start;
+        loop {
+            let legal = outside.legal_moves();
+            let mv = match book.lookup(&outside) {
+                Some(moves) => moves[moves.len() - 1].mv,
+                // Forced moves are passed through, not stored.
+                None if legal.len() == 1 => legal[0],
+                None => break,
+            };
+            history.push(outside);
+            outside = outside.play_unchecked(&mv);
+        }
+        assert!((1..=8).contains(&history.len()), "{variant:?}: {} plies", history.len());
+        let plain_outside = level.choose_move(&mut engine(), &outside, &history, 0).unwrap();
+        let mut seen_outside = std::collections::BTreeSet::new();
         for seed in 0..10 {
             let varied = level.choose_move_varied(&mut engine(), &start, &[], seed, &stop).unwrap();
             assert_eq!(Some(varied), level.choose_move_varied(&mut engine(), &start, &[], seed, &stop));
             assert_eq!(Some(plain), level.choose_move(&mut engine(), &start, &[], seed), "{variant:?}");
             assert!(start.is_legal(&varied));
             seen.insert(varied.to_pdn(&start, SquareNotation::Numeric));
+            let varied = level.choose_move_varied(&mut engine(), &outside, &history, seed, &stop).unwrap();
+            assert_eq!(Some(plain_outside), level.choose_move(&mut engine(), &outside, &history, seed));
+            assert!(outside.is_legal(&varied));
+            seen_outside.insert(varied.to_pdn(&outside, SquareNotation::Numeric));
         }
         assert!(seen.len() >= 2, "{variant:?}: {seen:?}");
-        // Twelve plies into a game the choice is the plain one, whatever the seed.
+        assert!(seen_outside.len() >= 2, "{variant:?}: {seen_outside:?}");
+        // Twelve plies into a game, out of the book, the choice is the plain one, whatever
+        // the seed.
         let mut history = vec![start];
         let mut p = start;
         for _ in 0..12 {
@@ -265,10 +291,46 @@ fn full_levels_vary_their_openings_against_people() {
             history.push(p);
         }
         history.pop();
+        assert!(book.lookup(&p).is_none());
         for seed in 0..4 {
             assert_eq!(
                 level.choose_move_varied(&mut engine(), &p, &history, seed, &stop),
                 level.choose_move(&mut engine(), &p, &history, seed)
+            );
+        }
+    }
+}
+
+/// In the book's positions the full-strength levels play a book move scored within their
+/// margin of the best (0.15, 0.10, 0.06 of a man for levels 7-9); the levels that play by
+/// a blurred search never open from it.
+#[test]
+fn full_levels_open_from_the_book() {
+    let stop = StopHandle::new();
+    for variant in [Variant::English, Variant::Russian] {
+        let book = checkers_engine::book(variant);
+        for position in book.positions().take(20) {
+            let moves = book.lookup(position).unwrap();
+            let best = moves[0].score.value();
+            for (level, margin) in [(7, 15), (8, 10), (9, 6)] {
+                let level = Level::new(level).unwrap();
+                for seed in 0..3 {
+                    let chosen = level.choose_move_varied(&mut engine(), position, &[], seed, &stop).unwrap();
+                    let entry = moves.iter().find(|m| m.mv == chosen).expect("a book move");
+                    assert!(
+                        best - entry.score.value() <= margin,
+                        "{variant:?} {}: {entry:?}",
+                        position.to_fen()
+                    );
+                }
+            }
+        }
+        let start = Position::start(variant);
+        let level = Level::new(4).unwrap();
+        for seed in 0..3 {
+            assert_eq!(
+                level.choose_move_varied(&mut engine(), &start, &[], seed, &stop),
+                level.choose_move(&mut engine(), &start, &[], seed)
             );
         }
     }
