@@ -92,6 +92,9 @@ impl Book {
                 moves.push(BookMove { mv, score });
             }
             let legal = position.legal_moves();
+            if legal.is_empty() {
+                return Err(fail(format!("{fen} has no legal move")));
+            }
             if moves.len() != legal.len() {
                 return Err(fail(format!("{} legal moves, {} in the book", legal.len(), moves.len())));
             }
@@ -276,6 +279,7 @@ mod tests {
             (format!("{start} 11-15 7 9-14 3"), 1, "7 legal moves, 2 in the book"),
             (format!("{start} 11-15 7 11-15 3"), 1, "given twice"),
             (format!("{start} {all}\n\n{start} {all}"), 3, "appears twice"),
+            ("W:W:B1".to_string(), 1, "no legal move"),
         ];
         for (text, line, problem) in cases {
             let error = Book::parse(Variant::English, &text).expect_err(&text);
@@ -283,6 +287,29 @@ mod tests {
             assert!(error.to_string().contains(problem), "{text}: {error}");
         }
         assert_eq!(Book::parse(Variant::English, &format!("{start} {all}")).map(|b| b.len()), Ok(1));
+    }
+
+    proptest::proptest! {
+        /// Any text made of book-like pieces is read or refused, never a panic.
+        #[test]
+        fn book_text_of_any_shape_is_read_or_refused(
+            pieces in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "B:W21-32:B1-12", "W:W21-32:B1-12", "W:WK1:B", "B:W:B", "11-15", "9x18x27", "24-20",
+                    "7", "-3", "win5", "loss2", "x", "#", "\n", " ", "K", ":", ",",
+                ]),
+                0..40,
+            )
+        ) {
+            let text: String = pieces.concat();
+            for variant in [Variant::English, Variant::Russian] {
+                if let Ok(read) = Book::parse(variant, &text) {
+                    for position in read.positions() {
+                        proptest::prop_assert!(!read.lookup(position).unwrap().is_empty());
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -223,7 +223,7 @@ impl Level {
         }
         // Best first, every move scored exactly by a search about as deep as level 9's own.
         let moves = book(position.variant()).lookup(position)?;
-        let best = moves[0].score;
+        let best = moves.first()?.score;
         if best.is_decisive() {
             return None;
         }
