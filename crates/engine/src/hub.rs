@@ -106,7 +106,7 @@ pub enum HubError {
     MissingArgument { command: String, argument: &'static str },
     #[error("bad value `{value}` for `{argument}`: expected {expected}")]
     BadValue { argument: String, value: String, expected: &'static str },
-    #[error("unknown parameter `{0}` (known: variant, numbering, hash, threads)")]
+    #[error("unknown parameter `{0}` (known: variant, numbering, hash, threads, book)")]
     UnknownParameter(String),
     #[error("bad position `{text}`: {reason}")]
     BadPosition { text: String, reason: String },
@@ -506,6 +506,9 @@ pub struct Hub {
     numbering: Numbering,
     options: EngineOptions,
     initialized: bool,
+    /// Whether `go think` in a position of the opening book answers at once with the book's
+    /// best move (parameter `book`, off unless set, so that matches measure the search).
+    book: bool,
     /// The position to search and the positions before it.
     position: Option<(Position, Vec<Position>)>,
     limits: Limits,
@@ -525,6 +528,7 @@ impl Hub {
             numbering: Numbering::Standard,
             options: EngineOptions::default(),
             initialized: false,
+            book: false,
             position: None,
             limits: Limits::movetime(DEFAULT_MOVE_TIME),
             searching: false,
@@ -599,6 +603,7 @@ impl Hub {
             ),
             format!("param name=hash value={} type=int min=1 max={MAX_HASH_MB}", self.options.hash_mb),
             format!("param name=threads value={} type=int min=1 max={MAX_THREADS}", self.options.threads),
+            format!("param name=book value={} type=bool", self.book),
             "wait".to_string(),
         ]
     }
@@ -623,6 +628,13 @@ impl Hub {
             }
             "numbering" => {
                 self.numbering = Numbering::parse(value).ok_or_else(|| bad("standard or pydraughts"))?
+            }
+            "book" => {
+                self.book = match value.to_ascii_lowercase().as_str() {
+                    "true" | "on" | "1" => true,
+                    "false" | "off" | "0" => false,
+                    _ => return Err(bad("true or false")),
+                }
             }
             "hash" | "threads" => {
                 let (max, slot) = match name {
@@ -713,6 +725,17 @@ impl Hub {
             // The protocol promises no such search; answer with pydraughts' null move so a
             // waiting client is not left hanging.
             return Ok(Reply::lines(vec![error_line(&HubError::NoLegalMove), "done move=0-0".to_string()]));
+        }
+        if self.book && mode == GoMode::Think {
+            let best =
+                crate::book::book(position.variant()).lookup(&position).and_then(|moves| moves.first());
+            if let Some(entry) = best.filter(|m| !m.score.is_decisive()) {
+                let mv = move_to_hub(&entry.mv, position.variant(), self.numbering);
+                return Ok(Reply::lines(vec![
+                    format!("info depth=0 score={} pv={}", score_to_hub(entry.score), quote(&mv)),
+                    format!("done move={mv}"),
+                ]));
+            }
         }
         let reply = Reply::action(Action::Search(SearchJob {
             position,
@@ -953,7 +976,49 @@ mod tests {
         assert_eq!(out[2], "param name=numbering value=standard type=enum values=\"standard pydraughts\"");
         assert!(out[3].starts_with("param name=hash value=64 type=int"));
         assert!(out[4].starts_with("param name=threads value=1 type=int"));
-        assert_eq!(&out[5..], ["wait", "ready", "pong"]);
+        assert_eq!(out[5], "param name=book value=false type=bool");
+        assert_eq!(&out[6..], ["wait", "ready", "pong"]);
+    }
+
+    /// With `book` on, a position of the opening book is answered at once with the book's
+    /// best move, in the session's numbering; off (the default), the engine searches.
+    #[test]
+    fn the_book_answers_at_once_when_asked() {
+        for (variant, numbering) in
+            [("english", "standard"), ("russian", "standard"), ("russian", "pydraughts")]
+        {
+            let v: Variant = variant.parse().unwrap();
+            let start = Position::start(v);
+            let numbering_kind = Numbering::parse(numbering).unwrap();
+            let best = crate::book::book(v).lookup(&start).unwrap()[0].mv;
+            let expected = format!("done move={}", move_to_hub(&best, v, numbering_kind));
+            let pos = format!("pos pos={}", position_to_hub(&start, numbering_kind));
+            let variant_line = format!("set-param name=variant value={variant}");
+            let numbering_line = format!("set-param name=numbering value={numbering}");
+            let script = |book: &'static str| {
+                vec![
+                    variant_line.clone(),
+                    numbering_line.clone(),
+                    format!("set-param name=book value={book}"),
+                    "set-param name=hash value=4".to_string(),
+                    "init".to_string(),
+                    pos.clone(),
+                    "level depth=3".to_string(),
+                    "go think".to_string(),
+                ]
+            };
+            let script_on = script("true");
+            let out = session(&script_on.iter().map(String::as_str).collect::<Vec<_>>());
+            let after_ready = out.iter().position(|l| l == "ready").unwrap();
+            assert_eq!(out[after_ready + 1..].len(), 2, "{out:?}");
+            assert!(out[after_ready + 1].starts_with("info depth=0 score="), "{out:?}");
+            assert_eq!(out[after_ready + 2], expected);
+            let script_off = script("false");
+            let out = session(&script_off.iter().map(String::as_str).collect::<Vec<_>>());
+            assert!(out.iter().any(|l| l.starts_with("info depth=3 ")), "{out:?}");
+        }
+        let out = session(&["set-param name=book value=maybe"]);
+        assert!(out[0].contains("true or false"), "{out:?}");
     }
 
     /// A scripted GUI session: a game position with moves, a depth level, the answer; then a
