@@ -127,6 +127,12 @@ impl Book {
         self.entries.get(position).map(Vec::as_slice)
     }
 
+    /// The scored moves of a position, best first, when the book holds it and its best
+    /// move is not a forced result (a position to play from the book rather than search).
+    pub fn playable(&self, position: &Position) -> Option<&[BookMove]> {
+        self.lookup(position).filter(|moves| moves.first().is_some_and(|best| !best.score.is_decisive()))
+    }
+
     /// How many positions the book holds.
     pub fn len(&self) -> usize {
         self.order.len()

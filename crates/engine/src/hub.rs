@@ -727,9 +727,7 @@ impl Hub {
             return Ok(Reply::lines(vec![error_line(&HubError::NoLegalMove), "done move=0-0".to_string()]));
         }
         if self.book && mode == GoMode::Think {
-            let best =
-                crate::book::book(position.variant()).lookup(&position).and_then(|moves| moves.first());
-            if let Some(entry) = best.filter(|m| !m.score.is_decisive()) {
+            if let Some([entry, ..]) = crate::book::book(position.variant()).playable(&position) {
                 let mv = move_to_hub(&entry.mv, position.variant(), self.numbering);
                 return Ok(Reply::lines(vec![
                     format!("info depth=0 score={} pv={}", score_to_hub(entry.score), quote(&mv)),

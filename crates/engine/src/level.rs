@@ -5,10 +5,10 @@
 //! play the second-best of two nearly equal moves, as a club player would; levels 7-9 are
 //! the full engine under growing node budgets (level 9 about half a second a move on the
 //! development machine). In Russian, levels 1-8 judge positions by the fitted tables and only
-//! level 9 by the network, which keeps level 9 clearly above level 8. Budgets are counted in nodes, not time, so a level plays the same on
-//! any machine, and with the same seed the same move (on a one-thread engine that starts the
-//! game fresh: levels 7-9 keep their table from one move of a game to the next, so a whole
-//! game replays exactly).
+//! level 9 by the network, which keeps level 9 clearly above level 8. Budgets are counted in
+//! nodes, not time, so a level plays the same on any machine, and with the same seed the same
+//! move (on a one-thread engine that starts the game fresh: levels 7-9 keep their table from
+//! one move of a game to the next, so a whole game replays exactly).
 
 use std::fmt;
 use std::str::FromStr;
@@ -196,7 +196,7 @@ impl Level {
             .filter(|(_, score)| !score.is_decisive() && (score.value() - reference.value()).abs() <= margin)
             .map(|(mv, _)| *mv)
             .collect();
-        let choice = near[(mix(seed ^ position.hash_key()).rotate_left(29) % near.len() as u64) as usize];
+        let choice = near[seeded_index(seed, position, near.len())];
         if choice == best {
             return Some(best);
         }
@@ -222,13 +222,10 @@ impl Level {
             return None;
         }
         // Best first, every move scored exactly by a search about as deep as level 9's own.
-        let moves = book(position.variant()).lookup(position)?;
-        let best = moves.first()?.score;
-        if best.is_decisive() {
-            return None;
-        }
-        let near = moves.iter().take_while(|m| best.value() - m.score.value() <= margin).count();
-        Some(moves[(mix(seed ^ position.hash_key()).rotate_left(29) % near as u64) as usize].mv)
+        let moves = book(position.variant()).playable(position)?;
+        let best = moves[0].score.value();
+        let near = moves.iter().take_while(|m| best - m.score.value() <= margin).count();
+        Some(moves[seeded_index(seed, position, near)].mv)
     }
 
     /// The level's search with its progress reported: the result's `best_move` is the move
@@ -329,6 +326,11 @@ pub enum DrawAnswer {
     DeclineAhead,
     /// The game is level but still in its opening.
     DeclineTooEarly,
+}
+
+/// One of `len` choices (`len` > 0), as the game's seed picks in this position.
+fn seeded_index(seed: u64, position: &Position, len: usize) -> usize {
+    (mix(seed ^ position.hash_key()).rotate_left(29) % len as u64) as usize
 }
 
 /// The score of a position for `side`, from a short deterministic search.
