@@ -586,7 +586,8 @@ function renderGame() {
   if (s.status === 'waiting') status.textContent = rules + ' · waiting for an opponent';
   else if (s.status === 'playing') {
     const turn = s.turn === 'white' ? 'White' : 'Black';
-    status.textContent = rules + ' · ' + (seated ? (s.turn === app.myColor ? 'your move' : 'opponent to move') : turn + ' to move');
+    status.textContent = rules + ' · ' + (seated ? (s.turn === app.myColor ? 'your move' : 'opponent to move') : turn + ' to move')
+      + (s.last_move && s.last_move.book ? ' · the computer played ' + s.last_move.text + ' from its opening book' : '');
   } else status.textContent = rules + ' · game over';
 
   if (s.status === 'finished') {
@@ -638,7 +639,10 @@ function renderMoves(s) {
       if (ply % 2 === 1) li.append(span('…', 'mv'));
       list.append(li);
     }
-    li.append(span(text, 'mv' + (i === s.moves.length - 1 ? ' last' : '')));
+    const last = i === s.moves.length - 1;
+    const shown = span(text, 'mv' + (last ? ' last' : ''));
+    if (last && s.last_move && s.last_move.book) shown.title = 'from the opening book';
+    li.append(shown);
   });
   if (s.result) {
     const end = document.createElement('li');

@@ -1,6 +1,6 @@
 // Browser end-to-end test of the web page: Debian's chromium driven by playwright-core.
-// Two browser contexts play a short game by clicking; a third plays the computer; a
-// screenshot of the board is saved to artifacts/e2e-board.png.
+// Two browser contexts play a short game by clicking; a third plays the computer; a fourth
+// sees level 9 open from its book; a screenshot of the board is saved to artifacts/e2e-board.png.
 //
 //   npm install --prefix web/e2e playwright-core   (once)
 //   node web/e2e/play.mjs [path/to/checkers]       (default target/debug/checkers)
@@ -128,6 +128,20 @@ await check('one person plays the computer', async () => {
   await clickAMove(carol);
   await carol.waitForFunction(() => [...document.querySelectorAll('#moves .mv')].filter((e) => e.textContent !== '…').length >= 3);
   await carol.screenshot({ path: join(root, 'artifacts', 'e2e-computer.png') });
+});
+
+await check('the computer says when it plays from its opening book', async () => {
+  const dave = await newPage();
+  await dave.goto(base + '/');
+  await dave.check('input[name=opponent][value=computer]');
+  await dave.selectOption('select[name=level]', '9');
+  await dave.selectOption('select[name=color]', 'white');
+  await dave.click('#create-form button[type=submit]');
+  await dave.waitForURL(/\/g\/[a-z0-9]+$/);
+  // Level 9 opens English from its book at once.
+  await dave.waitForFunction(() => /from its opening book/.test(document.querySelector('#status')?.textContent || ''));
+  const title = await dave.getAttribute('#moves .mv.last', 'title');
+  if (title !== 'from the opening book') throw new Error('last move title: ' + title);
 });
 
 await browser.close();

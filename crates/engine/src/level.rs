@@ -228,6 +228,13 @@ impl Level {
         Some(moves[seeded_index(seed, position, near)].mv)
     }
 
+    /// Whether this level answers `position` from its opening book: then
+    /// [`Level::choose_move_varied`] plays a book move there, whatever the seed, so a program
+    /// that shows a game can say so after the fact.
+    pub fn opens_from_book(self, position: &Position) -> bool {
+        self.book_move(position, 0).is_some()
+    }
+
     /// The level's search with its progress reported: the result's `best_move` is the move
     /// the level plays (sometimes not the first of the reported line, at levels 1-6).
     pub fn search(

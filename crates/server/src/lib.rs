@@ -63,7 +63,8 @@
 //! - `{"t":"watching","game":ID,"color":...}`.
 //! - `{"t":"state","game":{...}}`: `id`, `variant`, `status` (`waiting`, `playing`,
 //!   `finished`), `start_fen`, `fen`, `turn`, `ply`, `moves` (PDN long form, in order),
-//!   `last_move` (`text`, `route`, `captured`), `legal` (each `text`, `from`, `to`, `route`:
+//!   `last_move` (`text`, `route`, `captured`, `book`: true when the computer played it from
+//!   its opening book, as levels 7-9 do in the positions it holds), `legal` (each `text`, `from`, `to`, `route`:
 //!   the squares the piece stops on, `captured`), `clock` (`base_ms`, `increment_ms`,
 //!   `white_ms`, `black_ms` as of sending, `running`: the colour whose clock runs, or null),
 //!   `players` (`white`/`black`: `kind`, `name`, `level`, `seated`), `draw_offer`,

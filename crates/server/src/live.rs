@@ -5,6 +5,7 @@
 //! database and only then keeping the clone; a refused or failed change leaves the game as it
 //! was.
 
+use checkers_engine::Level;
 use checkers_rules::{
     Color, DrawReason, Game, Move, Outcome, PdnResult, Position, SquareNotation, Variant, WinReason,
 };
@@ -547,6 +548,18 @@ impl LiveGame {
         self.turn_started_ms = None;
     }
 
+    /// Whether the move made from `before` was the computer's answer from its opening book.
+    /// Worked out again rather than stored: a level plays from its book exactly when the book
+    /// holds the position, so this holds for games read back after a restart too.
+    fn played_from_book(&self, before: &Position) -> bool {
+        match self.seats[side(before.turn())].kind {
+            PlayerKind::Computer { level } => {
+                Level::new(u32::from(level)).is_some_and(|level| level.opens_from_book(before))
+            }
+            PlayerKind::Human => false,
+        }
+    }
+
     /// The state every client of the game sees, as JSON text (see the protocol in `lib.rs`).
     /// Written straight from typed fields: it is built for every move, on every server.
     pub fn snapshot(&self, now_ms: i64) -> String {
@@ -572,6 +585,7 @@ impl LiveGame {
                 text: mv.to_pdn(before, SquareNotation::Numeric),
                 route: squares(&mv.route(before)),
                 captured: squares(&mv.captured().squares()),
+                book: self.played_from_book(before),
             }),
             _ => None,
         };
@@ -683,6 +697,8 @@ struct LastMove {
     text: String,
     route: Vec<u32>,
     captured: Vec<u32>,
+    /// The computer played it from its opening book.
+    book: bool,
 }
 
 #[derive(Serialize)]
@@ -773,7 +789,7 @@ mod tests {
         assert_eq!(game["moves"], serde_json::json!(["11-15"]));
         assert_eq!(
             game["last_move"],
-            serde_json::json!({"text": "11-15", "route": [11, 15], "captured": []})
+            serde_json::json!({"text": "11-15", "route": [11, 15], "captured": [], "book": false})
         );
         assert_eq!(game["legal"].as_array().map(Vec::len), Some(7));
         assert_eq!(
@@ -785,6 +801,27 @@ mod tests {
             serde_json::json!({"kind": "human", "name": "Bea", "seated": true})
         );
         assert_eq!((game["result"].is_null(), game["draw_offer"].is_null()), (true, true));
+    }
+
+    #[test]
+    fn the_last_move_says_when_the_computer_played_it_from_its_book() {
+        let book_flag = |g: &LiveGame| {
+            let state: serde_json::Value = serde_json::from_str(&g.snapshot(0)).unwrap();
+            state["game"]["last_move"]["book"].as_bool()
+        };
+        for (level, from_book) in [(9, true), (7, true), (4, false)] {
+            // The person plays Black and moves first; the computer (White) answers.
+            let seats = [Seat::computer(level), Seat::human(None, Some("b".into()))];
+            let mut g = LiveGame::new("g".into(), Position::start(Variant::English), seats, None, false, 0);
+            let opening = g.resolve_move(&text("11-15")).unwrap();
+            g.play(Color::Black, opening, 0).unwrap();
+            assert_eq!(book_flag(&g), Some(false), "a person's move");
+            let after = g.position();
+            let level = Level::new(u32::from(level)).unwrap();
+            let reply = level.book_move(&after, 3).unwrap_or_else(|| after.legal_moves()[0]);
+            g.play(Color::White, reply, 0).unwrap();
+            assert_eq!(book_flag(&g), Some(from_book), "level {}", level.number());
+        }
     }
 
     #[test]

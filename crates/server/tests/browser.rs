@@ -1,6 +1,7 @@
 //! End-to-end in a real browser: runs web/e2e/play.mjs (Debian's chromium driven by
 //! playwright-core) against the `checkers` binary: two browser contexts play a short game by
-//! clicking, a third plays the computer, and screenshots go to artifacts/. Needs node,
+//! clicking, a third plays the computer, a fourth sees level 9 open from its book, and
+//! screenshots go to artifacts/. Needs node,
 //! /usr/bin/chromium and web/e2e/node_modules (scripts/setup-test-deps.sh installs them);
 //! skipped without them, except on CI (CI=true), where that is a failure.
 
@@ -38,5 +39,5 @@ fn two_browsers_play_by_clicking_and_one_plays_the_computer() {
     println!("{stdout}");
     eprintln!("{}", String::from_utf8_lossy(&output.stderr));
     assert!(output.status.success(), "browser test failed:\n{stdout}");
-    assert!(stdout.contains("2 passed, 0 failed"), "{stdout}");
+    assert!(stdout.contains("3 passed, 0 failed"), "{stdout}");
 }

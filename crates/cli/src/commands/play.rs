@@ -649,7 +649,7 @@ impl<R: BufRead> Session<R> {
         let seed = self.seed.wrapping_add(self.games_started.wrapping_mul(1_000_003));
         // Against a person the top levels vary their openings from game to game.
         let chosen = self.level.choose_move_varied(&mut self.engine, &position, &history, seed, &stop);
-        let from_book = chosen.is_some() && chosen == self.level.book_move(&position, seed);
+        let from_book = self.level.opens_from_book(&position);
         // The engine always finds a move when there is one; fall back to the first all the same.
         let Some(mv) = chosen.or_else(|| self.game.legal_moves().iter().next().copied()) else { return };
         let shown = self.move_text(&position, &mv);
