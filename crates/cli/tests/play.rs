@@ -138,7 +138,7 @@ fn refusals_give_the_reason_and_ask_again() {
         .collect();
     assert_eq!(texts, ["11-15", "23-19", "10-14", "19x10"]);
     assert!(
-        out.ends_with("Black> \nEnd of input. The game is saved in gamerec.txt (unfinished). Goodbye.\n"),
+        out.ends_with("Black> \nEnd of input. The game is saved in gamerec.txt (unfinished; `checkers play --continue` goes on with it). Goodbye.\n"),
         "{out}"
     );
 }
@@ -392,14 +392,14 @@ fn the_end_of_input_mid_game_keeps_the_record() {
     let out =
         stdout(&play(dir.path(), &["--side", "both", "--record", "sub/../game.pdn"], "11-15\n22-18\n15x22"));
     assert!(
-        out.ends_with("End of input. The game is saved in sub/../game.pdn (unfinished). Goodbye.\n")
+        out.ends_with("End of input. The game is saved in sub/../game.pdn (unfinished; `checkers play --continue --record sub/../game.pdn` goes on with it). Goodbye.\n")
             || out.contains("Could not write"),
         "{out}"
     );
     let dir = tempfile::tempdir().unwrap();
     let out = stdout(&play(dir.path(), &["--side", "both"], "11-15\n22-18\n15x22"));
     assert!(
-        out.ends_with("End of input. The game is saved in gamerec.txt (unfinished). Goodbye.\n"),
+        out.ends_with("End of input. The game is saved in gamerec.txt (unfinished; `checkers play --continue` goes on with it). Goodbye.\n"),
         "{out}"
     );
     let game = &read_pdn(&record(dir.path(), "gamerec.txt")).unwrap()[0];
@@ -425,7 +425,7 @@ fn garbage_input_changes_nothing() {
     child.stdin.take().unwrap().write_all(&input).unwrap();
     let out = stdout(&child.wait_with_output().unwrap());
     assert!(out.contains("Black plays 11-15."), "11x15 reads as the quiet move 11-15: {out}");
-    assert!(out.ends_with("The game is saved in gamerec.txt (unfinished). Goodbye.\n"), "{out}");
+    assert!(out.ends_with("The game is saved in gamerec.txt (unfinished; `checkers play --continue` goes on with it). Goodbye.\n"), "{out}");
     let game = &read_pdn(&record(dir.path(), "gamerec.txt")).unwrap()[0];
     assert_eq!(game.moves().len(), 1);
 }
@@ -472,7 +472,7 @@ fn in_russian_the_computer_can_open_as_white() {
     );
     assert!(
         out.contains(
-            "Black to move (you).\nBlack> quit\nThe game is saved in gamerec.txt (unfinished). Goodbye.\n"
+            "Black to move (you).\nBlack> quit\nThe game is saved in gamerec.txt (unfinished; `checkers play --continue` goes on with it). Goodbye.\n"
         ),
         "{out}"
     );
@@ -546,4 +546,80 @@ fn an_automatic_draw_is_announced_with_its_reason() {
     );
     let game = &read_pdn(&record(dir.path(), "gamerec.txt")).unwrap()[0];
     assert_eq!(game.result(), PdnResult::Draw);
+}
+
+#[test]
+fn a_game_left_unfinished_goes_on_in_its_place_with_the_same_players() {
+    let dir = tempfile::tempdir().unwrap();
+    let earlier = "[Event \"Earlier\"]\n[Result \"1-0\"]\n[GameType \"21\"]\n\n1. 11-15 23-19 1-0\n";
+    std::fs::write(dir.path().join("gamerec.txt"), earlier).unwrap();
+    stdout(&play(dir.path(), &["--level", "3", "--seed", "7"], "11-15\nquit\n"));
+    let left = read_pdn(&record(dir.path(), "gamerec.txt")).unwrap();
+    assert_eq!(left[1].moves().len(), 2, "the person's move and the computer's answer");
+
+    // No options: the same sides, level, date and name; the game is rewritten in its place.
+    let out = stdout(&play(dir.path(), &["--continue", "--seed", "7"], "quit\n"));
+    assert!(out.contains("Computer: Red (r, R), level 3 (casual)."), "{out}");
+    assert!(
+        out.contains("Continuing the last game of gamerec.txt after 2 moves; it goes on in its place there."),
+        "{out}"
+    );
+    let reply =
+        left[1].end_position().legal_moves()[0].to_pdn(&left[1].end_position(), SquareNotation::Numeric);
+    let out = stdout(&play(dir.path(), &["--continue", "--seed", "7"], &format!("{reply}\nquit\n")));
+    assert!(out.contains(&format!("You play {reply}.\nRed (computer) plays ")), "{out}");
+    let text = record(dir.path(), "gamerec.txt");
+    assert!(text.starts_with(earlier), "the earlier game is kept as it was:\n{text}");
+    let games = read_pdn(&text).unwrap();
+    assert_eq!(games.len(), 2, "{text}");
+    assert_eq!(&games[1].moves()[..2], left[1].moves());
+    assert_eq!(games[1].moves().len(), 4);
+    assert_eq!((games[1].tag("Black"), games[1].tag("White")), (Some("tester"), Some("checkers level 3")));
+    assert_eq!(games[1].tag("Date"), left[1].tag("Date"));
+}
+
+#[test]
+fn a_russian_game_between_two_players_is_continued_in_algebraic() {
+    let dir = tempfile::tempdir().unwrap();
+    stdout(&play(dir.path(), &["--variant", "russian", "--side", "both"], "c3-d4\nf6-g5\nquit\n"));
+    let out = stdout(&play(dir.path(), &["--continue"], "d4-e5\nresign\nquit\n"));
+    assert!(out.contains("Two players at one keyboard; White moves first."), "{out}");
+    let games = read_pdn(&record(dir.path(), "gamerec.txt")).unwrap();
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0].variant(), Variant::Russian);
+    assert_eq!(games[0].moves().len(), 3);
+    assert_eq!(games[0].result(), PdnResult::Win(Color::White), "Black resigned");
+}
+
+#[test]
+fn a_last_game_that_cannot_be_placed_goes_on_as_a_new_one() {
+    let dir = tempfile::tempdir().unwrap();
+    // No tags: where the game begins cannot be told, so the file is left as it is.
+    std::fs::write(dir.path().join("gamerec.txt"), "1. 11-15 23-19 *\n").unwrap();
+    let out = stdout(&play(dir.path(), &["--continue", "--side", "both"], "8-11\nquit\n"));
+    assert!(out.contains("it goes on as a new game at the end of that file"), "{out}");
+    let text = record(dir.path(), "gamerec.txt");
+    assert!(text.starts_with("1. 11-15 23-19 *\n"), "{text}");
+    let games = read_pdn(&text).unwrap();
+    assert_eq!(games.iter().map(|g| g.moves().len()).collect::<Vec<_>>(), [2, 3]);
+}
+
+#[test]
+fn only_an_unfinished_last_game_can_be_continued() {
+    let dir = tempfile::tempdir().unwrap();
+    let refused = |args: &[&str], expected: &str| {
+        let output = checkers(dir.path()).arg("play").args(args).stdin(Stdio::null()).output().unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&output.stderr);
+        assert!(err.starts_with("error: ") && err.contains(expected), "{args:?}: {err}");
+    };
+    refused(&["--continue"], "there is no record file gamerec.txt to continue a game from");
+    std::fs::write(dir.path().join("gamerec.txt"), "[Event \"x\"]\n\n1. 11-15 1-0\n").unwrap();
+    refused(&["--continue"], "the last game in gamerec.txt is over (1-0)");
+    std::fs::write(dir.path().join("gamerec.txt"), "[Event \"x\"]\n\n1. 11-14 *\n").unwrap();
+    refused(&["--continue"], "the last game in gamerec.txt cannot be read");
+    std::fs::write(dir.path().join("gamerec.txt"), "").unwrap();
+    refused(&["--continue"], "holds no game to continue");
+    refused(&["--continue", "--fen", "B:W18:B14"], "cannot be used with");
+    refused(&["--continue", "--variant", "russian"], "cannot be used with");
 }

@@ -78,7 +78,7 @@ fn moves_a_hint_a_take_back_and_quit() {
     p.exp_string("You play 9-14.").unwrap();
     p.exp_string("Black> ").unwrap();
     p.send_line("quit").unwrap();
-    p.exp_string("The game is saved in pty.pdn (unfinished). Goodbye.").unwrap();
+    p.exp_string("The game is saved in pty.pdn (unfinished; `checkers play --continue --record pty.pdn` goes on with it). Goodbye.").unwrap();
     p.exp_eof().unwrap();
 
     let games = read_pdn(&std::fs::read_to_string(dir.path().join("pty.pdn")).unwrap()).unwrap();

@@ -9,8 +9,9 @@
 //! Every game goes to a PDN record (`gamerec.txt` unless `--record` says otherwise), written
 //! after every move, after earlier games in the file. Input is read line by line whether or
 //! not it is a terminal, so whole games can be piped in; the end of input, like `quit` and
-//! Ctrl-C, leaves the record complete. The terminal is never put in a special mode, so
-//! nothing needs restoring beyond the colour, which every coloured piece of text resets.
+//! Ctrl-C, leaves the record complete, and `--continue` goes on with the record's last game.
+//! The terminal is never put in a special mode, so nothing needs restoring beyond the colour,
+//! which every coloured piece of text resets.
 
 mod board;
 mod input;
@@ -34,17 +35,26 @@ use board::{Letters, Style, RESET};
 use input::{numbers_to_algebraic, Input};
 use record::{pdn_date_today, RecordFile};
 
+/// Where games are recorded unless `--record` says otherwise (seed 000's file).
+const DEFAULT_RECORD: &str = "gamerec.txt";
+
 /// The level a newcomer meets: sees simple shots, leaves chances.
 const DEFAULT_LEVEL: u32 = 4;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Rules to play by.
-    #[arg(long, value_enum, default_value_t = VariantArg::English)]
-    variant: VariantArg,
-    /// The computer's strength, 1 (beginner) to 9 (master).
-    #[arg(long, default_value_t = DEFAULT_LEVEL, value_parser = clap::value_parser!(u32).range(1..=9))]
-    level: u32,
+    /// Rules to play by: `english` (the default) or `russian`.
+    #[arg(long, value_enum)]
+    variant: Option<VariantArg>,
+    /// The computer's strength, 1 (beginner) to 9 (master). Default: 4, or with `--continue`
+    /// the level the game was played at.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=9))]
+    level: Option<u32>,
+    /// Go on with the last game of the record file (`--record`) where it was left: its rules,
+    /// position and moves, and who played which side at what level (unless `--side` or
+    /// `--level` say otherwise). The game is written on in its place in the file.
+    #[arg(long = "continue", conflicts_with_all = ["variant", "fen"])]
+    continue_game: bool,
     /// Who the people at the keyboard play: `black`, `white`, `both` (two players, no computer)
     /// or `none` (watch the computer play itself). Default: the side that moves first (Black
     /// in English, White in Russian).
@@ -58,7 +68,7 @@ pub struct Args {
     #[arg(long, value_name = "SECONDS")]
     time: Option<f64>,
     /// The PDN file every game is added to.
-    #[arg(long, value_name = "FILE", default_value = "gamerec.txt")]
+    #[arg(long, value_name = "FILE", default_value = DEFAULT_RECORD)]
     record: PathBuf,
     /// Letters for the pieces of the side that is not Black: `red` (r, R) or `white` (w, W).
     /// Default: red in English, white in Russian.
@@ -86,22 +96,45 @@ enum Player {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let variant: Variant = args.variant.into();
-    let start = match &args.fen {
-        None => Position::start(variant),
-        Some(text) => Position::from_fen(variant, text).with_context(|| format!("bad --fen `{text}`"))?,
+    let continued = if args.continue_game { Some(record::last_game(&args.record)?) } else { None };
+    let variant: Variant = match &continued {
+        Some(last) => last.game.variant(),
+        None => args.variant.unwrap_or(VariantArg::English).into(),
     };
+    let start = match (&continued, &args.fen) {
+        (Some(last), _) => last.game.start(),
+        (None, None) => Position::start(variant),
+        (None, Some(text)) => {
+            Position::from_fen(variant, text).with_context(|| format!("bad --fen `{text}`"))?
+        }
+    };
+    // Who played the continued game: our record names the computer "checkers level N".
+    let tagged = |color: Color| {
+        let tag = if color == Color::Black { "Black" } else { "White" };
+        continued.as_ref().and_then(|last| last.game.tag(tag)).map(str::to_string)
+    };
+    let tagged_level = |color: Color| tagged(color).as_deref().and_then(computer_level);
     let think_limit = match args.time {
         None => None,
         Some(t) if t.is_finite() && t > 0.0 && t <= 86_400.0 => Some(Duration::from_secs_f64(t)),
         Some(t) => bail!("--time is seconds per move, more than 0 and at most 86400; found {t}"),
     };
-    let Some(level) = Level::new(args.level) else { bail!("--level must be between 1 and 9") };
+    let level_number = args
+        .level
+        .or_else(|| tagged_level(Color::White).or_else(|| tagged_level(Color::Black)))
+        .unwrap_or(DEFAULT_LEVEL);
+    let Some(level) = Level::new(level_number) else { bail!("--level must be between 1 and 9") };
     // Solved while the board is drawn and the first move typed.
     std::thread::spawn(move || Engine::prepare_endgame(variant));
-    let side = args.side.unwrap_or(match variant.first_to_move() {
-        Color::Black => SideArg::Black,
-        Color::White => SideArg::White,
+    let side = args.side.unwrap_or(match (&continued, variant.first_to_move()) {
+        (Some(_), _) => match (tagged_level(Color::Black), tagged_level(Color::White)) {
+            (Some(_), Some(_)) => SideArg::None,
+            (Some(_), None) => SideArg::White,
+            (None, Some(_)) => SideArg::Black,
+            (None, None) => SideArg::Both,
+        },
+        (None, Color::Black) => SideArg::Black,
+        (None, Color::White) => SideArg::White,
     });
     let players = |color: Color| match (side, color) {
         (SideArg::Both, _) => Player::Human,
@@ -116,7 +149,27 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let colour = io::stdout().is_terminal()
         && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
         && std::env::var("TERM").map_or(true, |t| t != "dumb");
-    let record = RecordFile::open(&args.record)?;
+    let record = match &continued {
+        Some(last) => RecordFile::open_continuing(&args.record, last.text_start)?,
+        None => RecordFile::open(&args.record)?,
+    };
+    let mut game = Game::from_position(start);
+    if let Some(last) = &continued {
+        for mv in last.game.moves() {
+            // The PDN reader played every move on the board: each is legal where it stands.
+            game.play(*mv).context("a move of the continued game")?;
+        }
+    }
+    let human_name = [Color::Black, Color::White]
+        .into_iter()
+        .find(|&c| players(c) == Player::Human && tagged_level(c).is_none())
+        .and_then(tagged)
+        .filter(|name| !name.trim().is_empty() && name != "?")
+        .or_else(|| std::env::var("USER").or_else(|_| std::env::var("USERNAME")).ok())
+        .filter(|n| !n.trim().is_empty())
+        .unwrap_or_else(|| "Player".to_string());
+    let date =
+        continued.as_ref().and_then(|last| last.game.tag("Date")).map_or_else(pdn_date_today, str::to_string);
     let seed = args.seed.unwrap_or_else(|| {
         SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(1)
     });
@@ -133,15 +186,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         think_limit,
         seed,
         start,
-        game: Game::from_position(start),
+        game,
         engine: Engine::new(EngineOptions { hash_mb: 32, threads: 1 }),
         record,
-        date: pdn_date_today(),
-        human_name: std::env::var("USER")
-            .or_else(|_| std::env::var("USERNAME"))
-            .ok()
-            .filter(|n| !n.trim().is_empty())
-            .unwrap_or_else(|| "Player".to_string()),
+        date,
+        human_name,
         games_started: 1,
         input: stdin.lock(),
         echo,
@@ -152,7 +201,23 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .then_some(Duration::from_millis(700)),
     };
     session.welcome();
+    if let Some(last) = &continued {
+        let saved = match last.text_start {
+            Some(_) => "it goes on in its place there",
+            None => "it goes on as a new game at the end of that file",
+        };
+        session.say(&format!(
+            "Continuing the last game of {} after {} moves; {saved}.",
+            args.record.display(),
+            last.game.moves().len()
+        ));
+    }
     session.play()
+}
+
+/// The level in a record's player name for the computer (`checkers level 7`).
+fn computer_level(name: &str) -> Option<u32> {
+    name.strip_prefix("checkers level ")?.trim().parse().ok().filter(|n| (1..=9).contains(n))
 }
 
 /// On Ctrl-C: wait for a record being written to be complete, reset the colour, say where
@@ -281,7 +346,7 @@ impl<R: BufRead> Session<R> {
         };
         self.say(&format!("Welcome to {variant}! Type a move like {example}, or `help` for commands."));
         self.say(squares);
-        let first = self.game.position().turn();
+        let first = self.game.start().turn();
         let line = match (self.player(Color::Black), self.player(Color::White)) {
             (Player::Human, Player::Human) => {
                 format!("Two players at one keyboard; {} moves first.", self.name(first))
@@ -520,7 +585,15 @@ impl<R: BufRead> Session<R> {
         self.save_record();
         let record = self.record.lock().unwrap_or_else(|p| p.into_inner());
         let saved = if record.has_current_game() {
-            let state = if self.game.is_over() { "" } else { " (unfinished)" };
+            let state = if self.game.is_over() {
+                String::new()
+            } else {
+                let file = match record.name() {
+                    DEFAULT_RECORD => String::new(),
+                    name => format!(" --record {name}"),
+                };
+                format!(" (unfinished; `checkers play --continue{file}` goes on with it)")
+            };
             format!("The game is saved in {}{state}. ", record.name())
         } else {
             String::new()

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::Context;
+use checkers_rules::{read_pdn_each, PdnGame, PdnResult};
 
 /// A PDN file that games are added to.
 #[derive(Debug)]
@@ -38,6 +39,18 @@ impl RecordFile {
             anyhow::bail!("the record file {shown} is a folder");
         }
         Ok(RecordFile { path, shown, earlier, written: false })
+    }
+
+    /// Opens a record to go on with its last game, which `text_start` (a byte offset in the
+    /// file, from [`last_game`]) begins: the game is rewritten in its place as play goes on.
+    /// Without an offset the game is added after the file's games, as a new one.
+    pub fn open_continuing(path: &Path, text_start: Option<usize>) -> anyhow::Result<RecordFile> {
+        let mut record = RecordFile::open(path)?;
+        if let Some(start) = text_start.filter(|&start| start <= record.earlier.len()) {
+            record.earlier.truncate(start);
+            record.written = true;
+        }
+        Ok(record)
     }
 
     /// The file's name as the player gave it.
@@ -94,6 +107,59 @@ impl RecordFile {
         }
         Ok(())
     }
+}
+
+/// The last game of a record file, to go on with, and the byte offset where its text begins
+/// when that can be told (the text from there reads as that game alone, and the text before
+/// it as the other games), so that the game can be rewritten in its place.
+#[derive(Debug)]
+pub struct LastGame {
+    pub game: PdnGame,
+    pub text_start: Option<usize>,
+}
+
+/// Reads the last game of the record at `path`, which must be unfinished (result `*`).
+pub fn last_game(path: &Path) -> anyhow::Result<LastGame> {
+    let shown = path.display();
+    let text = match fs::read(path) {
+        Ok(bytes) => {
+            String::from_utf8(bytes).with_context(|| format!("the record file {shown} is not UTF-8 text"))?
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            anyhow::bail!("there is no record file {shown} to continue a game from")
+        }
+        Err(e) => return Err(e).with_context(|| format!("cannot read the record file {shown}")),
+    };
+    let games = read_pdn_each(&text);
+    let count = games.len();
+    let Some(last) = games.into_iter().last() else {
+        anyhow::bail!("the record file {shown} holds no game to continue");
+    };
+    let game = last.with_context(|| format!("the last game in {shown} cannot be read"))?;
+    if game.result() != PdnResult::Unknown {
+        anyhow::bail!(
+            "the last game in {shown} is over ({}); there is nothing to continue",
+            game.result().to_pdn(game.variant())
+        );
+    }
+    // Games begin with a tag line: the latest line start from which the rest of the text is
+    // this game alone, and before which the other games are whole.
+    let line_starts: Vec<usize> = std::iter::once(0)
+        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+        .filter(|&i| text[i..].starts_with('['))
+        .collect();
+    let mut text_start = None;
+    for &i in line_starts.iter().rev() {
+        let rest = read_pdn_each(&text[i..]);
+        if rest.len() > 1 {
+            break; // gone back past the game's first line
+        }
+        if rest.first().is_some_and(|g| g.as_ref() == Ok(&game)) {
+            text_start = (read_pdn_each(&text[..i]).len() == count - 1).then_some(i);
+            break;
+        }
+    }
+    Ok(LastGame { game, text_start })
 }
 
 /// The full name of a file, through symbolic links, whether it exists yet or not.
