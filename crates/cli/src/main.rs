@@ -36,6 +36,9 @@ enum Command {
     Match(commands::match_cmd::Args),
     /// Play a game in the terminal against the computer (levels 1-9) or another person.
     Play(commands::play::Args),
+    /// Review the games of a PDN file: every move judged by the engine, mistakes and blunders
+    /// marked, the games written back as PDN with comments.
+    Review(commands::review::Args),
     /// Run the online game server and web page (SQLite file by default, or --db postgres://...).
     Serve(commands::serve::Args),
 }
@@ -45,8 +48,10 @@ fn main() {
     if let Some(dir) = common::cache_dir() {
         checkers_engine::Engine::keep_endgame_in(dir);
     }
-    if matches!(cli.command, Command::Moves(_) | Command::Perft(_) | Command::Analyse(_) | Command::Bench(_))
-    {
+    if matches!(
+        cli.command,
+        Command::Moves(_) | Command::Perft(_) | Command::Analyse(_) | Command::Bench(_) | Command::Review(_)
+    ) {
         end_quietly_when_the_reader_goes();
     }
     let result = match cli.command {
@@ -57,6 +62,7 @@ fn main() {
         Command::Hub(args) => commands::hub::run(args),
         Command::Match(args) => commands::match_cmd::run(args),
         Command::Play(args) => commands::play::run(args),
+        Command::Review(args) => commands::review::run(args),
         Command::Serve(args) => commands::serve::run(args),
     };
     if let Err(err) = result {

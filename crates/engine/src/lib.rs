@@ -5,7 +5,8 @@
 //! capture resolution to quiet positions, Lazy SMP threads), an evaluation for each variant
 //! with endgame knowledge (for English positions with men, a small neural network trained on
 //! the engine's own searches), time management, nine playing levels from beginner to
-//! master, and an opening book for the levels that play people ([`book`]).
+//! master, an opening book for the levels that play people ([`book`]), and game review
+//! ([`review_game`]: each move judged against the engine's choice).
 //! Callers hold an [`Engine`], give it a position, the game's earlier positions and
 //! [`Limits`], and get a [`SearchResult`] whose move is always legal.
 //!
@@ -36,6 +37,7 @@ mod eval;
 pub mod hub;
 mod level;
 mod limits;
+mod review;
 mod score;
 mod search;
 mod tt;
@@ -52,6 +54,7 @@ pub use eval::{
 };
 pub use level::{hint, judge, DrawAnswer, Level, LevelError};
 pub use limits::{Clock, Limits, StopHandle};
+pub use review::{review_game, verdict, MoveReview, Verdict, BLUNDER, MISTAKE};
 pub use score::{Score, ScoreParseError};
 
 use checkers_rules::{Move, Position, SquareNotation};

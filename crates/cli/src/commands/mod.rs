@@ -5,4 +5,5 @@ pub mod match_cmd;
 pub mod moves;
 pub mod perft;
 pub mod play;
+pub mod review;
 pub mod serve;

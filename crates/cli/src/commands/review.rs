@@ -1,0 +1,194 @@
+//! `checkers review`: the games of a PDN file with every move judged by the engine. Each move
+//! gets a comment with the position's score after it, for the side that played it (in men:
+//! `+0.25`), and a move that gives much away is called a mistake or a blunder, with the move
+//! the engine would have played: `{-1.40, a blunder: 15-18 kept +0.32}`. The reviewed games
+//! go to standard output (or `--output`) as PDN; a count of each side's mistakes and blunders
+//! goes to standard error. A game that cannot be read is reported and left out.
+
+use std::io::{IsTerminal, Read};
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::{bail, Context};
+use checkers_engine::{review_game, Engine, EngineOptions, Limits, MoveReview, Score, Verdict};
+use checkers_rules::{read_pdn_each, Color, PdnGame, SquareNotation, Variant};
+use indicatif::{ProgressBar, ProgressStyle};
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The PDN file of games to review (`-` for standard input), such as the terminal game's
+    /// `gamerec.txt`.
+    file: PathBuf,
+    /// Review only this game of the file (counted from 1).
+    #[arg(long)]
+    game: Option<usize>,
+    /// Nodes searched in each position: about a tenth of a second each at the default. With
+    /// the same file and nodes, the review is the same on any machine.
+    #[arg(long, default_value_t = 1_000_000)]
+    nodes: u64,
+    /// Write the reviewed games to this file instead of standard output.
+    #[arg(long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Transposition table size in MB.
+    #[arg(long, default_value_t = 64)]
+    hash: usize,
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    if args.nodes == 0 {
+        bail!("--nodes must be at least 1");
+    }
+    if !(1..=65536).contains(&args.hash) {
+        bail!("--hash is in MB, between 1 and 65536");
+    }
+    let shown = args.file.display().to_string();
+    let bytes = if shown == "-" {
+        let mut bytes = Vec::new();
+        std::io::stdin().read_to_end(&mut bytes).context("cannot read standard input")?;
+        bytes
+    } else {
+        std::fs::read(&args.file).with_context(|| format!("cannot read {shown}"))?
+    };
+    let text = String::from_utf8_lossy(&bytes);
+    let games = read_pdn_each(&text);
+    let chosen: Vec<usize> = match args.game {
+        None => (0..games.len()).collect(),
+        Some(n) if (1..=games.len()).contains(&n) => vec![n - 1],
+        Some(n) => bail!("there is no game {n} in {shown}: it holds {} games", games.len()),
+    };
+    if chosen.is_empty() {
+        bail!("{shown} holds no games");
+    }
+
+    let positions: usize =
+        chosen.iter().filter_map(|&i| games[i].as_ref().ok()).map(|g| g.moves().len() + 1).sum();
+    let bar = progress_bar(positions);
+    let mut engine = Engine::new(EngineOptions { hash_mb: args.hash, threads: 1 });
+    let limits = Limits::nodes(args.nodes);
+    let mut reviewed = Vec::new();
+    let mut unreadable = 0;
+    for &i in &chosen {
+        let game = match &games[i] {
+            Ok(game) => game,
+            Err(e) => {
+                bar.suspend(|| eprintln!("left out: {e}"));
+                unreadable += 1;
+                continue;
+            }
+        };
+        let done_before = bar.position();
+        let reviews = review_game(&mut engine, &game.start(), game.moves(), &limits, &mut |n| {
+            bar.set_position(done_before + n as u64);
+        });
+        let summary = summary_line(i + 1, game, &reviews);
+        bar.suspend(|| eprintln!("{summary}"));
+        reviewed.push(annotated(game, &reviews));
+    }
+    bar.finish_and_clear();
+    if reviewed.is_empty() {
+        bail!("no game of {shown} could be read ({unreadable} left out)");
+    }
+    let text = reviewed.join("\n");
+    match &args.output {
+        Some(path) => {
+            std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?
+        }
+        None => print!("{text}"),
+    }
+    Ok(())
+}
+
+fn progress_bar(positions: usize) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(positions as u64);
+    bar.set_style(
+        ProgressStyle::with_template("review {wide_bar} {pos}/{len} positions, {elapsed}, about {eta} left")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar.enable_steady_tick(Duration::from_millis(250));
+    bar
+}
+
+/// Squares as the variant's players write them (as the terminal game records them).
+fn notation(variant: Variant) -> SquareNotation {
+    match variant {
+        Variant::English => SquareNotation::Numeric,
+        Variant::Russian => SquareNotation::Algebraic,
+    }
+}
+
+/// A score for the side that moved, in words a player reads.
+fn score_text(score: Score) -> String {
+    match score.plies_to_end() {
+        Some(0) if score.is_win() => "wins".to_string(),
+        Some(0) => "loses".to_string(),
+        Some(1) if score.is_win() => "wins in 1 ply".to_string(),
+        Some(1) => "loses in 1 ply".to_string(),
+        Some(n) if score.is_win() => format!("wins in {n} plies"),
+        Some(n) => format!("loses in {n} plies"),
+        // The endgame database's results: far above any evaluation.
+        None if score.value() >= 5_000 => "a won ending".to_string(),
+        None if score.value() <= -5_000 => "a lost ending".to_string(),
+        None => format!("{:+.2}", f64::from(score.value()) / 100.0),
+    }
+}
+
+/// The game with a comment after each reviewed move (before any comment it had).
+fn annotated(game: &PdnGame, reviews: &[MoveReview]) -> String {
+    let mut game = game.clone();
+    let positions = game.positions();
+    for (i, review) in reviews.iter().enumerate() {
+        let mut text = score_text(review.score);
+        let called = match review.verdict {
+            Verdict::Good => None,
+            Verdict::Mistake => Some("a mistake"),
+            Verdict::Blunder => Some("a blunder"),
+        };
+        if let Some(called) = called {
+            let best = review.best.to_pdn(&positions[i], notation(game.variant()));
+            text = format!("{text}, {called}: {best} kept {}", score_text(review.best_score));
+        }
+        if let Some(earlier) = game.comment(i) {
+            text = format!("{text}; {earlier}");
+        }
+        game.set_comment(i, &text);
+    }
+    game.to_pdn_with(notation(game.variant()))
+}
+
+/// A side as PDN tags name it.
+fn side_tag(color: Color) -> &'static str {
+    match color {
+        Color::Black => "Black",
+        Color::White => "White",
+    }
+}
+
+/// `game 2 (tester - checkers level 3): Black: 1 mistake, 2 blunders; White: no mistakes`.
+fn summary_line(number: usize, game: &PdnGame, reviews: &[MoveReview]) -> String {
+    let positions = game.positions();
+    let mut sides = Vec::new();
+    for color in [game.variant().first_to_move(), game.variant().first_to_move().opponent()] {
+        let by_side =
+            || reviews.iter().zip(&positions).filter(move |(_, p)| p.turn() == color).map(|(r, _)| r);
+        let count = |verdict| by_side().filter(|r| r.verdict == verdict).count();
+        let plural = |n: usize, word: &str| match n {
+            1 => format!("1 {word}"),
+            n => format!("{n} {word}s"),
+        };
+        let (mistakes, blunders) = (count(Verdict::Mistake), count(Verdict::Blunder));
+        let counted = match (mistakes, blunders) {
+            (0, 0) => "no mistakes".to_string(),
+            _ => format!("{}, {}", plural(mistakes, "mistake"), plural(blunders, "blunder")),
+        };
+        sides.push(format!("{}: {counted}", side_tag(color)));
+    }
+    let first = game.variant().first_to_move();
+    let names = match (game.tag(side_tag(first)), game.tag(side_tag(first.opponent()))) {
+        (Some(first), Some(second)) => format!(" ({first} - {second})"),
+        _ => String::new(),
+    };
+    format!("game {number}{names}: {}", sides.join("; "))
+}

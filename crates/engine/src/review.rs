@@ -1,0 +1,217 @@
+//! Game review: each move of a game judged against the engine's own choice, by a search of
+//! the position before it and one of the position after it, and called a mistake or a blunder
+//! when it gives away much of what the position held.
+
+use checkers_rules::{Move, Position};
+
+use crate::engine::Engine;
+use crate::limits::{Limits, StopHandle};
+use crate::score::Score;
+
+/// A move that loses this much (hundredths of a man) against the engine's choice is a mistake.
+pub const MISTAKE: i32 = 50;
+/// One that loses this much is a blunder (so is one that lets a win go or walks into a loss).
+pub const BLUNDER: i32 = 150;
+/// Scores this far from even are won or lost endings: the endgame database's wins score about
+/// 10,000 less the plies to them, far above any evaluation.
+const DECIDED: i32 = 5_000;
+
+/// How a move compares with the engine's choice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Verdict {
+    /// The engine's choice, or a move that keeps about as much.
+    Good,
+    /// Loses at least [`MISTAKE`].
+    Mistake,
+    /// Loses at least [`BLUNDER`], lets a win go, or walks into a loss.
+    Blunder,
+}
+
+/// One move of a reviewed game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveReview {
+    /// The move played.
+    pub played: Move,
+    /// The engine's choice in the position before it, and that position's score for the side
+    /// to move.
+    pub best: Move,
+    pub best_score: Score,
+    /// The position's score after the move played, for the side that played it.
+    pub score: Score,
+    pub verdict: Verdict,
+}
+
+/// Reviews `moves` played from `start` (each must be legal where it falls; the review stops
+/// at the first that is not), searching every position under `limits` with one engine, whose
+/// table carries from one position to the next. `on_move` hears how many positions are done.
+/// With one thread and a node limit, the same game gives the same review.
+pub fn review_game(
+    engine: &mut Engine,
+    start: &Position,
+    moves: &[Move],
+    limits: &Limits,
+    on_move: &mut dyn FnMut(usize),
+) -> Vec<MoveReview> {
+    let mut positions = vec![*start];
+    for mv in moves {
+        let Some(next) = positions.last().and_then(|p| p.try_play(mv).ok()) else { break };
+        positions.push(next);
+    }
+    engine.new_game();
+    let stop = StopHandle::new();
+    // Each position's best move and score for its side to move.
+    let mut searched = Vec::with_capacity(positions.len());
+    for (i, position) in positions.iter().enumerate() {
+        searched.push(judge_position(engine, position, &positions[..i], limits, &stop));
+        on_move(i + 1);
+    }
+    moves
+        .iter()
+        .zip(searched.windows(2))
+        .map(|(&played, pair)| {
+            let (best, best_score) = pair[0];
+            // A position after a move has a side to move, so it was searched: the move is legal.
+            let best = best.unwrap_or(played);
+            let score = -pair[1].1;
+            let verdict = if played == best { Verdict::Good } else { verdict(best_score, score) };
+            MoveReview { played, best, best_score, score, verdict }
+        })
+        .collect()
+}
+
+/// Forced moves followed before a search, at most.
+const MAX_FORCED: usize = 32;
+
+/// A position's best move and score for its side to move. Where the move is forced, the
+/// search starts after it (and after any forced answers): the engine answers a forced move at
+/// once with a static evaluation, which would miss what the move before it let in.
+fn judge_position(
+    engine: &mut Engine,
+    position: &Position,
+    history: &[Position],
+    limits: &Limits,
+    stop: &StopHandle,
+) -> (Option<Move>, Score) {
+    let mut line = history.to_vec();
+    let mut current = *position;
+    let mut forced = Vec::new();
+    for _ in 0..MAX_FORCED {
+        let legal = current.legal_moves();
+        let [only] = legal.as_slice() else { break };
+        forced.push(*only);
+        line.push(current);
+        current = current.play_unchecked(only);
+    }
+    let result = engine.search(&current, &line, limits, stop, &mut |_| {});
+    let plies = forced.len() as u32;
+    let score = if plies % 2 == 1 { -result.score } else { result.score };
+    // A forced result is as many plies further away as the forced moves before it.
+    let score = match score.plies_to_end() {
+        Some(n) if score.is_win() => Score::win_in(n + plies),
+        Some(n) => Score::loss_in(n + plies),
+        None => score,
+    };
+    (forced.first().copied().or(result.best_move), score)
+}
+
+/// What a position holds for the side to move, as far as a review tells apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Holds {
+    Won,
+    Lost,
+    Open(i32),
+}
+
+fn holds(score: Score) -> Holds {
+    match score.value() {
+        v if v >= DECIDED => Holds::Won,
+        v if v <= -DECIDED => Holds::Lost,
+        v => Holds::Open(v),
+    }
+}
+
+/// The verdict on a move other than the engine's choice: `before` is the position's score
+/// with the engine's choice, `after` with the move played (both for the side that moved).
+pub fn verdict(before: Score, after: Score) -> Verdict {
+    match (holds(before), holds(after)) {
+        (Holds::Won, Holds::Won) | (Holds::Lost, _) | (_, Holds::Won) => Verdict::Good,
+        (Holds::Won, _) | (_, Holds::Lost) => Verdict::Blunder,
+        (Holds::Open(before), Holds::Open(after)) => match before - after {
+            loss if loss >= BLUNDER => Verdict::Blunder,
+            loss if loss >= MISTAKE => Verdict::Mistake,
+            _ => Verdict::Good,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::EngineOptions;
+    use checkers_rules::{Game, Variant};
+
+    #[test]
+    fn verdicts_by_what_the_move_gives_away() {
+        let open = Score::centipawns;
+        assert_eq!(verdict(open(20), open(-20)), Verdict::Good);
+        assert_eq!(verdict(open(20), open(-30)), Verdict::Mistake);
+        assert_eq!(verdict(open(20), open(-130)), Verdict::Blunder);
+        assert_eq!(verdict(Score::win_in(9), open(0)), Verdict::Blunder, "a win let go");
+        assert_eq!(verdict(open(9_800), open(300)), Verdict::Blunder, "a won ending let go");
+        assert_eq!(verdict(open(0), Score::loss_in(12)), Verdict::Blunder, "into a loss");
+        assert_eq!(verdict(Score::win_in(5), Score::win_in(9)), Verdict::Good, "a slower win");
+        assert_eq!(verdict(Score::loss_in(5), Score::loss_in(3)), Verdict::Good, "lost anyway");
+        assert_eq!(verdict(open(-40), Score::win_in(3)), Verdict::Good);
+    }
+
+    #[test]
+    fn a_move_that_walks_into_a_shot_is_a_blunder_and_the_engines_choice_is_good() {
+        let mut game = Game::new(Variant::English);
+        for text in ["11-15", "23-19", "8-11", "22-17", "4-8", "17-13"] {
+            game.play_text(text).unwrap();
+        }
+        let position = game.position();
+        let blunder = position.parse_move("11-16").unwrap();
+        let mut engine = Engine::new(EngineOptions { hash_mb: 4, threads: 1 });
+        let limits = Limits::nodes(50_000);
+        let mut done = 0;
+        let reviewed = review_game(&mut engine, &position, &[blunder], &limits, &mut |n| done = n);
+        assert_eq!(done, 2, "both positions searched");
+        let review = &reviewed[0];
+        assert_eq!(review.verdict, Verdict::Blunder, "{review:?}");
+        assert!(review.best_score.value() - review.score.value() >= BLUNDER, "{review:?}");
+        assert_ne!(review.best, blunder);
+        let again = review_game(&mut engine, &position, &[blunder], &limits, &mut |_| {});
+        assert_eq!(again, reviewed, "the same review every time");
+        let best = review_game(&mut engine, &position, &[review.best], &limits, &mut |_| {});
+        assert_eq!(best[0].verdict, Verdict::Good);
+    }
+
+    #[test]
+    fn a_forced_move_is_judged_by_what_follows_it() {
+        // After 11-15 22-18 Black must take 15x22: the position's score is a search of what
+        // follows the capture, not the evaluation of the position after it.
+        let mut game = Game::new(Variant::English);
+        for text in ["11-15", "22-18"] {
+            game.play_text(text).unwrap();
+        }
+        let mut engine = Engine::new(EngineOptions { hash_mb: 4, threads: 1 });
+        let limits = Limits::nodes(20_000);
+        let (forced, score) = judge_position(&mut engine, &game.position(), &[], &limits, &StopHandle::new());
+        let capture = game.position().legal_moves()[0];
+        assert_eq!(forced, Some(capture));
+        let after = game.position().play_unchecked(&capture);
+        let mut fresh = Engine::new(EngineOptions { hash_mb: 4, threads: 1 });
+        let searched = fresh.search(&after, &[game.position()], &limits, &StopHandle::new(), &mut |_| {});
+        assert_eq!(score, -searched.score);
+    }
+
+    #[test]
+    fn the_review_stops_at_an_illegal_move() {
+        let start = Position::start(Variant::English);
+        let legal = start.legal_moves()[0];
+        let mut engine = Engine::new(EngineOptions { hash_mb: 4, threads: 1 });
+        let reviewed = review_game(&mut engine, &start, &[legal, legal], &Limits::nodes(2_000), &mut |_| {});
+        assert_eq!(reviewed.len(), 1);
+    }
+}
