@@ -54,7 +54,7 @@ pub use eval::{
 };
 pub use level::{hint, judge, DrawAnswer, Level, LevelError};
 pub use limits::{Clock, Limits, StopHandle};
-pub use review::{review_game, verdict, MoveReview, Verdict, BLUNDER, MISTAKE};
+pub use review::{review_game, score_text, verdict, MoveReview, Verdict, BLUNDER, MISTAKE};
 pub use score::{Score, ScoreParseError};
 
 use checkers_rules::{Move, Position, SquareNotation};

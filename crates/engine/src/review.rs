@@ -2,7 +2,7 @@
 //! the position before it and one of the position after it, and called a mistake or a blunder
 //! when it gives away much of what the position held.
 
-use checkers_rules::{Move, Position};
+use checkers_rules::{Move, Position, SquareNotation};
 
 use crate::engine::Engine;
 use crate::limits::{Limits, StopHandle};
@@ -39,6 +39,39 @@ pub struct MoveReview {
     /// The position's score after the move played, for the side that played it.
     pub score: Score,
     pub verdict: Verdict,
+}
+
+impl MoveReview {
+    /// The comment a reviewed game gives this move: the score after it for the side that
+    /// played it, and for a mistake or a blunder the engine's move from `before` (the position
+    /// the move was played in) and what it kept: `-1.40, a blunder: 15-18 kept +0.32`.
+    pub fn comment(&self, before: &Position, notation: SquareNotation) -> String {
+        let score = score_text(self.score);
+        let called = match self.verdict {
+            Verdict::Good => return score,
+            Verdict::Mistake => "a mistake",
+            Verdict::Blunder => "a blunder",
+        };
+        let best = self.best.to_pdn(before, notation);
+        format!("{score}, {called}: {best} kept {}", score_text(self.best_score))
+    }
+}
+
+/// A score in words a player reads: men with two decimals (`+0.25`), `wins in 7 plies`,
+/// `loses`, or `a won ending` for the endgame database's wins (whose distance it does not
+/// know).
+pub fn score_text(score: Score) -> String {
+    match score.plies_to_end() {
+        Some(0) if score.is_win() => "wins".to_string(),
+        Some(0) => "loses".to_string(),
+        Some(1) if score.is_win() => "wins in 1 ply".to_string(),
+        Some(1) => "loses in 1 ply".to_string(),
+        Some(n) if score.is_win() => format!("wins in {n} plies"),
+        Some(n) => format!("loses in {n} plies"),
+        None if score.value() >= DECIDED => "a won ending".to_string(),
+        None if score.value() <= -DECIDED => "a lost ending".to_string(),
+        None => format!("{:+.2}", f64::from(score.value()) / 100.0),
+    }
 }
 
 /// Reviews `moves` played from `start` (each must be legal where it falls; the review stops
@@ -204,6 +237,42 @@ mod tests {
         let mut fresh = Engine::new(EngineOptions { hash_mb: 4, threads: 1 });
         let searched = fresh.search(&after, &[game.position()], &limits, &StopHandle::new(), &mut |_| {});
         assert_eq!(score, -searched.score);
+    }
+
+    #[test]
+    fn scores_and_comments_read_as_words() {
+        let texts: Vec<String> = [
+            Score::centipawns(25),
+            Score::centipawns(-140),
+            Score::DRAW,
+            Score::win_in(7),
+            Score::loss_in(1),
+            Score::win_in(0),
+            Score::centipawns(9_950),
+        ]
+        .into_iter()
+        .map(score_text)
+        .collect();
+        assert_eq!(
+            texts,
+            ["+0.25", "-1.40", "+0.00", "wins in 7 plies", "loses in 1 ply", "wins", "a won ending"]
+        );
+        let start = Position::start(Variant::English);
+        let moves = start.legal_moves();
+        let review = MoveReview {
+            played: moves[0],
+            best: moves[1],
+            best_score: Score::centipawns(32),
+            score: Score::centipawns(-140),
+            verdict: Verdict::Blunder,
+        };
+        let best = moves[1].to_pdn(&start, SquareNotation::Numeric);
+        assert_eq!(
+            review.comment(&start, SquareNotation::Numeric),
+            format!("-1.40, a blunder: {best} kept +0.32")
+        );
+        let good = MoveReview { verdict: Verdict::Good, ..review };
+        assert_eq!(good.comment(&start, SquareNotation::Numeric), "-1.40");
     }
 
     #[test]

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{bail, Context};
-use checkers_engine::{review_game, Engine, EngineOptions, Limits, MoveReview, Score, Verdict};
+use checkers_engine::{review_game, Engine, EngineOptions, Limits, MoveReview, Verdict};
 use checkers_rules::{read_pdn_each, Color, PdnGame, SquareNotation, Variant};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -119,43 +119,19 @@ fn notation(variant: Variant) -> SquareNotation {
     }
 }
 
-/// A score for the side that moved, in words a player reads.
-fn score_text(score: Score) -> String {
-    match score.plies_to_end() {
-        Some(0) if score.is_win() => "wins".to_string(),
-        Some(0) => "loses".to_string(),
-        Some(1) if score.is_win() => "wins in 1 ply".to_string(),
-        Some(1) => "loses in 1 ply".to_string(),
-        Some(n) if score.is_win() => format!("wins in {n} plies"),
-        Some(n) => format!("loses in {n} plies"),
-        // The endgame database's results: far above any evaluation.
-        None if score.value() >= 5_000 => "a won ending".to_string(),
-        None if score.value() <= -5_000 => "a lost ending".to_string(),
-        None => format!("{:+.2}", f64::from(score.value()) / 100.0),
-    }
-}
-
 /// The game with a comment after each reviewed move (before any comment it had).
 fn annotated(game: &PdnGame, reviews: &[MoveReview]) -> String {
     let mut game = game.clone();
     let positions = game.positions();
+    let notation = notation(game.variant());
     for (i, review) in reviews.iter().enumerate() {
-        let mut text = score_text(review.score);
-        let called = match review.verdict {
-            Verdict::Good => None,
-            Verdict::Mistake => Some("a mistake"),
-            Verdict::Blunder => Some("a blunder"),
-        };
-        if let Some(called) = called {
-            let best = review.best.to_pdn(&positions[i], notation(game.variant()));
-            text = format!("{text}, {called}: {best} kept {}", score_text(review.best_score));
-        }
+        let mut text = review.comment(&positions[i], notation);
         if let Some(earlier) = game.comment(i) {
             text = format!("{text}; {earlier}");
         }
         game.set_comment(i, &text);
     }
-    game.to_pdn_with(notation(game.variant()))
+    game.to_pdn_with(notation)
 }
 
 /// A side as PDN tags name it.
