@@ -85,6 +85,8 @@ const app = {
   flipped: null,     // null: follow my colour
   selected: null,    // the route prefix being built (array of squares)
   lastPly: -1,
+  review: null,      // the engine's review of a finished game: { game, data } once fetched
+  reviewing: false,  // a review is being fetched
 };
 
 function route() {
@@ -620,11 +622,46 @@ function renderGame() {
   rematch.hidden = !(seated && s.status === 'finished' && s.reason !== 'aborted');
   rematch.textContent = s.rematch_game ? 'Go to rematch' : s.rematch_offers[app.myColor] ? 'Rematch asked…' : 'Rematch';
   document.getElementById('pdn-link').href = '/games/' + s.id + '.pdn';
+  const reviewed = reviewOf(s);
+  const review = document.getElementById('btn-review');
+  review.hidden = !(s.status === 'finished' && s.reason !== 'aborted' && s.moves.length > 0) || !!reviewed;
+  review.disabled = app.reviewing;
+  review.textContent = app.reviewing ? 'Reviewing…' : 'Review with the engine';
+  const summary = document.getElementById('review-summary');
+  summary.hidden = !reviewed;
+  if (reviewed) {
+    const counted = (c) => c.mistakes + c.blunders === 0 ? 'no mistakes'
+      : plural(c.mistakes, 'mistake') + ', ' + plural(c.blunders, 'blunder');
+    const first = s.variant === 'english' ? ['black', 'Black'] : ['white', 'White'];
+    const second = s.variant === 'english' ? ['white', 'White'] : ['black', 'Black'];
+    summary.textContent = 'Engine review: ' + first[1] + ' ' + counted(reviewed[first[0]]) + '; '
+      + second[1] + ' ' + counted(reviewed[second[0]]) + '. Hover a move for its score; ? a mistake, ?? a blunder.';
+  }
 
   renderMoves(s);
 }
 
+function plural(n, word) { return n + ' ' + word + (n === 1 ? '' : 's'); }
+
+// The fetched review of this game, if any.
+function reviewOf(s) {
+  return app.review && app.review.game === s.id ? app.review.data : null;
+}
+
+function fetchReview() {
+  const id = app.state && app.state.id;
+  if (!id || app.reviewing) return;
+  app.reviewing = true;
+  renderGame();
+  fetch('/games/' + id + '/review')
+    .then((r) => r.json().then((body) => { if (!r.ok) throw new Error(body.message || 'no review'); return body; }))
+    .then((data) => { app.review = { game: id, data }; })
+    .catch((e) => toast('Review: ' + e.message))
+    .finally(() => { app.reviewing = false; renderGame(); });
+}
+
 function renderMoves(s) {
+  const reviewed = reviewOf(s);
   const list = document.getElementById('moves');
   list.replaceChildren();
   const firstIsBlack = s.variant === 'english';
@@ -640,8 +677,11 @@ function renderMoves(s) {
       list.append(li);
     }
     const last = i === s.moves.length - 1;
-    const shown = span(text, 'mv' + (last ? ' last' : ''));
-    if (last && s.last_move && s.last_move.book) shown.title = 'from the opening book';
+    const judged = reviewed && reviewed.moves[i];
+    const mark = !judged ? '' : judged.verdict === 'blunder' ? '??' : judged.verdict === 'mistake' ? '?' : '';
+    const shown = span(text + mark, 'mv' + (last ? ' last' : '') + (judged ? ' ' + judged.verdict : ''));
+    if (judged) shown.title = judged.comment;
+    else if (last && s.last_move && s.last_move.book) shown.title = 'from the opening book';
     li.append(shown);
   });
   if (s.result) {
@@ -706,6 +746,7 @@ function init() {
     if (s && s.rematch_game) { store.set(seatKey(s.rematch_game), myToken()); navigate('/g/' + s.rematch_game); return; }
     action({ t: 'rematch' });
   };
+  document.getElementById('btn-review').onclick = fetchReview;
   document.getElementById('copy-invite').onclick = () => copy('invite-link');
   document.getElementById('copy-resume').onclick = () => copy('resume-link');
   document.getElementById('join-btn').onclick = () => {

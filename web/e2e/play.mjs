@@ -1,6 +1,7 @@
 // Browser end-to-end test of the web page: Debian's chromium driven by playwright-core.
-// Two browser contexts play a short game by clicking; a third plays the computer; a fourth
-// sees level 9 open from its book; a screenshot of the board is saved to artifacts/e2e-board.png.
+// Two browser contexts play a short game by clicking and have it reviewed by the engine; a
+// third plays the computer; a fourth sees level 9 open from its book; a screenshot of the
+// board is saved to artifacts/e2e-board.png.
 //
 //   npm install --prefix web/e2e playwright-core   (once)
 //   node web/e2e/play.mjs [path/to/checkers]       (default target/debug/checkers)
@@ -114,6 +115,13 @@ await check('two people play a short game by clicking', async () => {
     .catch(() => {});
   const banner = await alice.textContent('#banner');
   if (!/agreement/i.test(banner)) throw new Error('end message: ' + banner);
+  // The finished game is reviewed by the engine: a summary, and every move has its score.
+  await alice.click('#btn-review');
+  await alice.waitForSelector('#review-summary:not([hidden])');
+  const summary = await alice.textContent('#review-summary');
+  if (!/^Engine review: Black .*; White /.test(summary)) throw new Error('review summary: ' + summary);
+  const titled = await alice.$$eval('#moves .mv[title]', (e) => e.length);
+  if (titled !== 6) throw new Error('moves with a review comment: ' + titled);
 });
 
 await check('one person plays the computer', async () => {

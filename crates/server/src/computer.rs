@@ -4,7 +4,7 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use checkers_engine::{Engine, EngineOptions, Level, StopHandle};
+use checkers_engine::{review_game, Engine, EngineOptions, Level, Limits, MoveReview, StopHandle};
 use checkers_rules::{Color, Game, Move};
 use tokio::sync::Semaphore;
 
@@ -85,6 +85,15 @@ impl ComputerPool {
             timer.abort();
         }
         chosen
+    }
+
+    /// Every move of `game` judged by the engine at `nodes` a position (the same review every
+    /// time: the engine starts it afresh). `None` if the pool is shut down.
+    pub async fn review(&self, game: Game, nodes: u64) -> Option<Vec<MoveReview>> {
+        self.with_engine(move |engine| {
+            review_game(engine, &game.start(), game.moves(), &Limits::nodes(nodes), &mut |_| {})
+        })
+        .await
     }
 
     /// Whether the computer, playing `side` at `level`, accepts a draw offered in `game`.

@@ -12,7 +12,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
-use checkers_rules::{Color, Move, Position, Variant};
+use checkers_engine::{score_text, MoveReview, Verdict};
+use checkers_rules::{Color, Move, Position, SquareNotation, Variant};
 use serde_json::{json, Value};
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
 
@@ -107,14 +108,89 @@ pub enum DrawAction {
 type Reply<T> = oneshot::Sender<Result<T, ApiError>>;
 
 enum Command {
-    Snapshot { reply: oneshot::Sender<Arc<str>> },
-    SeatOf { token_hash: String, reply: oneshot::Sender<Option<Color>> },
-    Join { wanted: Option<Color>, token_hash: String, name: Option<String>, reply: Reply<Color> },
-    Move { token_hash: String, request: MoveRequest, ply: Option<u32>, reply: Reply<u32> },
-    Draw { token_hash: String, action: DrawAction, reply: Reply<()> },
-    Resign { token_hash: String, reply: Reply<()> },
-    Rematch { token_hash: String, reply: Reply<Option<String>> },
-    Pdn { reply: oneshot::Sender<String> },
+    Snapshot {
+        reply: oneshot::Sender<Arc<str>>,
+    },
+    SeatOf {
+        token_hash: String,
+        reply: oneshot::Sender<Option<Color>>,
+    },
+    Join {
+        wanted: Option<Color>,
+        token_hash: String,
+        name: Option<String>,
+        reply: Reply<Color>,
+    },
+    Move {
+        token_hash: String,
+        request: MoveRequest,
+        ply: Option<u32>,
+        reply: Reply<u32>,
+    },
+    Draw {
+        token_hash: String,
+        action: DrawAction,
+        reply: Reply<()>,
+    },
+    Resign {
+        token_hash: String,
+        reply: Reply<()>,
+    },
+    Rematch {
+        token_hash: String,
+        reply: Reply<Option<String>>,
+    },
+    Pdn {
+        reply: oneshot::Sender<String>,
+    },
+    /// The game's moves so far, and whether it is over.
+    Record {
+        reply: oneshot::Sender<(checkers_rules::Game, bool)>,
+    },
+}
+
+/// Nodes the engine searches in each position of a reviewed game (about 0.02 s).
+const REVIEW_NODES: u64 = 200_000;
+/// Reviews kept in memory; past this many, the memory starts again empty.
+const REVIEWS_KEPT: usize = 1_000;
+
+/// A review as the page reads it: per move its text, the score after it for the side that
+/// played it, the verdict, the engine's move and what it kept, and the comment a PDN file
+/// would give it; and per side the count of mistakes and blunders.
+fn review_json(id: &str, game: &checkers_rules::Game, reviews: &[MoveReview]) -> Value {
+    let notation = SquareNotation::Numeric;
+    let positions = game.positions();
+    let mut counts = [[0u32; 2]; 2];
+    let moves: Vec<Value> = reviews
+        .iter()
+        .zip(positions)
+        .map(|(review, before)| {
+            let verdict = match review.verdict {
+                Verdict::Good => "good",
+                Verdict::Mistake => "mistake",
+                Verdict::Blunder => "blunder",
+            };
+            if review.verdict != Verdict::Good {
+                counts[side(before.turn())][usize::from(review.verdict == Verdict::Blunder)] += 1;
+            }
+            json!({
+                "text": review.played.to_pdn(before, notation),
+                "score": score_text(review.score),
+                "verdict": verdict,
+                "best": review.best.to_pdn(before, notation),
+                "best_score": score_text(review.best_score),
+                "comment": review.comment(before, notation),
+            })
+        })
+        .collect();
+    let tally = |c: [u32; 2]| json!({"mistakes": c[0], "blunders": c[1]});
+    json!({
+        "game": id,
+        "nodes": REVIEW_NODES,
+        "moves": moves,
+        "white": tally(counts[0]),
+        "black": tally(counts[1]),
+    })
 }
 
 /// How to reach a game's actor.
@@ -143,6 +219,8 @@ pub struct Hub {
     summaries: Mutex<HashMap<String, GameSummary>>,
     summaries_changed: AtomicBool,
     games_list: watch::Sender<Arc<str>>,
+    /// Reviews of finished games by id ([`Hub::review`]).
+    reviews: Mutex<HashMap<String, Arc<str>>>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -165,6 +243,7 @@ impl Hub {
             summaries: Mutex::new(HashMap::new()),
             summaries_changed: AtomicBool::new(false),
             games_list,
+            reviews: Mutex::new(HashMap::new()),
         });
         if let Ok(runtime) = tokio::runtime::Handle::try_current() {
             runtime.spawn(refresh_games_list(Arc::downgrade(&hub)));
@@ -347,6 +426,32 @@ impl Hub {
     pub async fn pdn(self: &Arc<Self>, id: &str) -> Result<String, ApiError> {
         let (reply, rx) = oneshot::channel();
         self.send(id, Command::Pdn { reply }, rx).await
+    }
+
+    /// The engine's review of a finished game, as JSON (see the protocol in `lib.rs`); kept
+    /// once made, as a finished game no longer changes. Refused while the game is on: a
+    /// player could otherwise ask the engine mid-game.
+    pub async fn review(self: &Arc<Self>, id: &str) -> Result<Arc<str>, ApiError> {
+        if let Some(known) = lock(&self.reviews).get(id) {
+            return Ok(known.clone());
+        }
+        let (reply, rx) = oneshot::channel();
+        let (game, over) = self.send(id, Command::Record { reply }, rx).await?;
+        if !over {
+            return Err(ApiError::new("not_finished", "a game is reviewed once it is over"));
+        }
+        let reviews = self
+            .computer
+            .review(game.clone(), REVIEW_NODES)
+            .await
+            .ok_or_else(|| ApiError::new("unavailable", "the engine is not available"))?;
+        let text: Arc<str> = Arc::from(review_json(id, &game, &reviews).to_string());
+        let mut reviews = lock(&self.reviews);
+        if reviews.len() >= REVIEWS_KEPT {
+            reviews.clear();
+        }
+        reviews.insert(id.to_string(), text.clone());
+        Ok(text)
     }
 
     fn update_lobby(&self, game: &LiveGame) {
@@ -569,6 +674,9 @@ impl Actor {
             }
             Command::Pdn { reply } => {
                 let _ = reply.send(game_pdn(&self.game));
+            }
+            Command::Record { reply } => {
+                let _ = reply.send((self.game.game.clone(), self.game.status == Status::Finished));
             }
             Command::Join { wanted, token_hash, name, reply } => {
                 let result = self.join(wanted, token_hash, name).await;

@@ -19,6 +19,7 @@
 //! | `/ws` | the WebSocket below |
 //! | `/games/{id}.pdn` | the game as PDN |
 //! | `/api/games` | recent and live games, JSON `{"games": [...]}` |
+//! | `/games/{id}/review` | the engine's review of a finished game, JSON: `moves` (each `text`, `score` after it for the side that played it, `verdict` `good`, `mistake` or `blunder`, the engine's move `best` and its `best_score`, `comment`), `white` and `black` (`mistakes`, `blunders`), `nodes` searched a position; 409 `not_finished` while the game is on, 404 `not_found` |
 //!
 //! ## The WebSocket protocol
 //!

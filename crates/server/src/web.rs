@@ -1,4 +1,5 @@
-//! HTTP: the embedded web page, PDN downloads, the list of games, and the WebSocket door.
+//! HTTP: the embedded web page, PDN downloads, reviews of finished games, the list of games,
+//! and the WebSocket door.
 
 use std::sync::Arc;
 
@@ -35,6 +36,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/style.css", get(|| asset("text/css; charset=utf-8", STYLE_CSS)))
         .route("/icon.svg", get(|| asset("image/svg+xml", ICON_SVG)))
         .route("/games/{file}", get(download_pdn))
+        .route("/games/{id}/review", get(review))
         .route("/api/games", get(list_games))
         .route("/healthz", get(|| async { "ok" }))
         .route("/ws", get(websocket))
@@ -76,6 +78,25 @@ async fn download_pdn(State(hub): State<Arc<Hub>>, Path(file): Path<String>) -> 
             (StatusCode::NOT_FOUND, format!("{}\n", e.message)).into_response()
         }
         Err(e) => (StatusCode::SERVICE_UNAVAILABLE, format!("{}\n", e.message)).into_response(),
+    }
+}
+
+/// The engine's review of a finished game, JSON (the page's Review button).
+async fn review(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Response {
+    match hub.review(&id).await {
+        Ok(text) => {
+            let mut response = text.to_string().into_response();
+            response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+            response
+        }
+        Err(e) => {
+            let status = match e.code {
+                "not_found" => StatusCode::NOT_FOUND,
+                "not_finished" => StatusCode::CONFLICT,
+                _ => StatusCode::SERVICE_UNAVAILABLE,
+            };
+            (status, Json(serde_json::json!({"code": e.code, "message": e.message}))).into_response()
+        }
     }
 }
 

@@ -1,7 +1,7 @@
 //! End-to-end in a real browser: runs web/e2e/play.mjs (Debian's chromium driven by
 //! playwright-core) against the `checkers` binary: two browser contexts play a short game by
-//! clicking, a third plays the computer, a fourth sees level 9 open from its book, and
-//! screenshots go to artifacts/. Needs node,
+//! clicking and have it reviewed by the engine, a third plays the computer, a fourth sees level
+//! 9 open from its book, and screenshots go to artifacts/. Needs node,
 //! /usr/bin/chromium and web/e2e/node_modules (scripts/setup-test-deps.sh installs them);
 //! skipped without them, except on CI (CI=true), where that is a failure.
 

@@ -354,3 +354,46 @@ async fn the_list_of_games_follows_games_live() {
     assert_eq!(entry(&now, &game).map(|g| g["status"].clone()), Some(json!("finished")));
     running.stop().await.unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_finished_game_is_reviewed_by_the_engine() {
+    let dir = tempfile::tempdir().unwrap();
+    let running = server(&dir).await;
+    let addr = running.addr;
+    // Ann plays Black (first in English), Bob White; Ann's 11-16 walks into a shot.
+    let (mut ann, ann_token, mut bob, bob_token, game) = seated_pair(addr, "english", "black").await;
+    let line = ["11-15", "23-19", "8-11", "22-17", "4-8", "17-13", "11-16"];
+    for (ply, text) in line.iter().enumerate() {
+        let (client, token) = if ply % 2 == 0 { (&mut ann, &ann_token) } else { (&mut bob, &bob_token) };
+        let reply = client
+            .request(json!({"t": "move", "game": game, "token": token, "text": text, "ply": ply}))
+            .await;
+        assert_eq!(reply["t"], "ok", "{text}: {reply}");
+    }
+    // Not while the game is on: a player could ask the engine.
+    let (status, body) = http_get(addr, &format!("/games/{game}/review"));
+    assert_eq!(status, 409, "{body}");
+    assert!(body.contains("\"not_finished\""), "{body}");
+    let resigned = ann.request(json!({"t": "resign", "game": game, "token": ann_token})).await;
+    assert_eq!(resigned["t"], "ok", "{resigned}");
+    bob.state_where(|g| g["status"] == "finished").await;
+
+    let (status, body) = http_get(addr, &format!("/games/{game}/review"));
+    assert_eq!(status, 200, "{body}");
+    let review: Value = serde_json::from_str(&body).unwrap();
+    let moves = review["moves"].as_array().unwrap();
+    let texts: Vec<&str> = moves.iter().map(|m| m["text"].as_str().unwrap()).collect();
+    assert_eq!(texts, line);
+    for m in moves {
+        assert!(["good", "mistake", "blunder"].contains(&m["verdict"].as_str().unwrap()), "{m}");
+        assert!(m["comment"].as_str().unwrap().starts_with(m["score"].as_str().unwrap()), "{m}");
+    }
+    let shot = &moves[6];
+    assert_eq!((shot["verdict"].as_str(), shot["best"].as_str()), (Some("blunder"), Some("15-18")), "{shot}");
+    assert_eq!(review["black"]["blunders"], 1, "{review}");
+    assert_eq!(review["white"], json!({"mistakes": 0, "blunders": 0}), "{review}");
+    // Kept: the same text again, at once.
+    assert_eq!(http_get(addr, &format!("/games/{game}/review")), (200, body));
+    assert_eq!(http_get(addr, "/games/nosuchgame/review").0, 404);
+    running.stop().await.unwrap();
+}
