@@ -835,27 +835,36 @@ impl<'a> Searcher<'a> {
             }
         });
         let history = &self.data.history;
-        order.extend(list.iter().enumerate().map(|(i, mv)| {
-            let priority = if Some(i) == hash_index {
-                HASH_MOVE_PRIORITY
-            } else if mv.is_capture() {
-                CAPTURE_PRIORITY + 1000 * i64::from(mv.captured().len()) + 100 * i64::from(mv.crowns())
-            } else if mv.crowns() {
-                CROWNING_PRIORITY
-            } else {
-                let key = from_to(mv);
-                if key == usize::from(killers[0]) {
-                    KILLER_PRIORITY + 1
-                } else if key == usize::from(killers[1]) {
-                    KILLER_PRIORITY
-                } else if key == usize::from(counter) {
-                    COUNTER_PRIORITY
+        // Captures are compulsory, so a node's moves are all captures or all quiet: one test
+        // for the whole list instead of one a move.
+        if list.as_slice().first().is_some_and(Move::is_capture) {
+            order.extend(list.iter().enumerate().map(|(i, mv)| {
+                let priority =
+                    CAPTURE_PRIORITY + 1000 * i64::from(mv.captured().len()) + 100 * i64::from(mv.crowns());
+                (priority << ORDER_INDEX_BITS) | i as i64
+            }));
+        } else {
+            order.extend(list.iter().enumerate().map(|(i, mv)| {
+                let priority = if mv.crowns() {
+                    CROWNING_PRIORITY
                 } else {
-                    i64::from(history[key])
-                }
-            };
-            (priority << ORDER_INDEX_BITS) | i as i64
-        }));
+                    let key = from_to(mv);
+                    if key == usize::from(killers[0]) {
+                        KILLER_PRIORITY + 1
+                    } else if key == usize::from(killers[1]) {
+                        KILLER_PRIORITY
+                    } else if key == usize::from(counter) {
+                        COUNTER_PRIORITY
+                    } else {
+                        i64::from(history[key])
+                    }
+                };
+                (priority << ORDER_INDEX_BITS) | i as i64
+            }));
+        }
+        if let Some(i) = hash_index {
+            order[i] = (HASH_MOVE_PRIORITY << ORDER_INDEX_BITS) | i as i64;
+        }
     }
 
     /// The [`from_to`] of the move that led to this node, for its counter move: none at the
