@@ -623,3 +623,18 @@ fn only_an_unfinished_last_game_can_be_continued() {
     refused(&["--continue", "--fen", "B:W18:B14"], "cannot be used with");
     refused(&["--continue", "--variant", "russian"], "cannot be used with");
 }
+
+#[test]
+fn a_finished_game_is_reviewed_move_by_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let line = "11-15\n23-19\n8-11\n22-17\n4-8\n17-13\n11-16\n";
+    let out =
+        stdout(&play(dir.path(), &["--side", "both"], &format!("review\n{line}resign\nreview\nquit\n")));
+    assert!(out.contains("The review is for a finished game"), "refused before the end: {out}");
+    assert!(out.contains("Reviewing 7 moves…\n  4. 11-16?? (Black): "), "{out}");
+    assert!(out.contains("; 15-18 kept +"), "{out}");
+    assert!(
+        out.contains("? a mistake, ?? a blunder): Black: 0 mistakes, 1 blunder; Red: no mistakes."),
+        "{out}"
+    );
+}

@@ -3,8 +3,9 @@
 //! The board with `b`/`B` for Black and `r`/`R` (or `w`/`W`) for the other side, the square
 //! names to its right, the last move marked. The player types moves (`11-15`, `11 15`,
 //! `9x18x27`, the short `9x27`, algebraic `c3-d4` in Russian) or commands (`help`, `hint`,
-//! `undo`, `draw`, `resign`, `flip`, `save [FILE]`, `new`, `quit`); a move that is not legal
-//! is refused with the reason and asked for again. The computer plays at levels 1-9.
+//! `undo`, `draw`, `resign`, `flip`, `save [FILE]`, `new`, `quit`, `review` once the game is
+//! over); a move that is not legal is refused with the reason and asked for again. The
+//! computer plays at levels 1-9.
 //!
 //! Every game goes to a PDN record (`gamerec.txt` unless `--record` says otherwise), written
 //! after every move, after earlier games in the file. Input is read line by line whether or
@@ -24,7 +25,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use anyhow::{bail, Context};
-use checkers_engine::{DrawAnswer, Engine, EngineOptions, Level, StopHandle};
+use checkers_engine::{DrawAnswer, Engine, EngineOptions, Level, StopHandle, Verdict};
 use checkers_rules::{
     Color, Game, Move, MoveTextError, Outcome, PdnGame, PdnResult, Position, SquareNotation, Variant,
     WinReason,
@@ -37,6 +38,10 @@ use record::{pdn_date_today, RecordFile};
 
 /// Where games are recorded unless `--record` says otherwise (seed 000's file).
 const DEFAULT_RECORD: &str = "gamerec.txt";
+
+/// Nodes the engine searches in each position when it reviews a finished game (about a
+/// twentieth of a second each).
+const REVIEW_NODES: u64 = 500_000;
 
 /// The level a newcomer meets: sees simple shots, leaves chances.
 const DEFAULT_LEVEL: u32 = 4;
@@ -396,6 +401,7 @@ impl<R: BufRead> Session<R> {
              flip         turn the board around\n  \
              moves        list the legal moves\n  \
              board        show the board again\n  \
+             review       once the game is over, the engine's verdict on every move\n  \
              save [FILE]  save the game (it is saved after every move anyway)\n  \
              new          start a new game\n  \
              quit         leave (the game stays in the record)",
@@ -613,6 +619,7 @@ impl<R: BufRead> Session<R> {
             }
             Input::Moves => self.list_moves(),
             Input::Hint => self.hint(),
+            Input::Review => self.review(),
             Input::Undo => self.undo(),
             Input::Draw => self.offer_draw(),
             Input::Resign => self.resign(),
@@ -744,6 +751,71 @@ impl<R: BufRead> Session<R> {
             Some(mv) => self.say(&format!("Hint: {}.", self.move_text(&position, &mv))),
             None => self.say("There is no move to suggest."),
         }
+    }
+
+    /// The engine's review of the finished game: each mistake and blunder with the move the
+    /// engine would have played, and a count for each side.
+    fn review(&mut self) {
+        if !self.game.is_over() {
+            self.say("The review is for a finished game: play it out or resign first (`hint` suggests a move now).");
+            return;
+        }
+        let moves = self.game.moves().to_vec();
+        if moves.is_empty() {
+            self.say("There are no moves to review.");
+            return;
+        }
+        let count = if moves.len() == 1 { "1 move".to_string() } else { format!("{} moves", moves.len()) };
+        self.say(&format!("Reviewing {count}…"));
+        let start = self.game.start();
+        let limits = checkers_engine::Limits::nodes(REVIEW_NODES);
+        let reviews = checkers_engine::review_game(&mut self.engine, &start, &moves, &limits, &mut |_| {});
+        let positions = self.game.positions().to_vec();
+        // Numbered as the record numbers them: a move number for each pair of plies.
+        let first_is_first = start.turn() == start.variant().first_to_move();
+        let mut counts = [[0usize; 2]; 2];
+        for (ply, (review, before)) in reviews.iter().zip(&positions).enumerate() {
+            let (mark, kind) = match review.verdict {
+                Verdict::Good => continue,
+                Verdict::Mistake => ("?", 0),
+                Verdict::Blunder => ("??", 1),
+            };
+            let mover = before.turn();
+            counts[usize::from(mover == Color::Black)][kind] += 1;
+            let number = (ply + usize::from(!first_is_first)) / 2 + 1;
+            let dots = if mover == start.variant().first_to_move() { "." } else { "..." };
+            let best = self.move_text(before, &review.best);
+            self.say(&format!(
+                "  {number}{dots} {}{mark} ({}): {}; {best} kept {}",
+                self.move_text(before, &review.played),
+                self.name(mover),
+                checkers_engine::score_text(review.score),
+                checkers_engine::score_text(review.best_score),
+            ));
+        }
+        let side = |color: Color| {
+            let [mistakes, blunders] = counts[usize::from(color == Color::Black)];
+            let who = match self.player(color) {
+                Player::Human if self.lone_human().is_some() => " (you)",
+                Player::Computer if self.lone_human().is_some() => " (computer)",
+                _ => "",
+            };
+            let plural =
+                |n: usize, word: &str| if n == 1 { format!("1 {word}") } else { format!("{n} {word}s") };
+            let counted = if mistakes + blunders == 0 {
+                "no mistakes".to_string()
+            } else {
+                format!("{}, {}", plural(mistakes, "mistake"), plural(blunders, "blunder"))
+            };
+            format!("{}{who}: {counted}", self.name(color))
+        };
+        let first = start.variant().first_to_move();
+        self.say(&format!(
+            "Review ({} thousand nodes a position; ? a mistake, ?? a blunder): {}; {}.",
+            REVIEW_NODES / 1000,
+            side(first),
+            side(first.opponent())
+        ));
     }
 
     fn undo(&mut self) {

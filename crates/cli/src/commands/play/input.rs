@@ -12,6 +12,8 @@ pub enum Input {
     Flip,
     Moves,
     Board,
+    /// The engine's review of the finished game.
+    Review,
     /// `save` alone saves to the record; `save FILE` also writes the game to FILE.
     Save(Option<String>),
     New,
@@ -38,6 +40,7 @@ impl Input {
             ("flip", true) => Input::Flip,
             ("moves", true) => Input::Moves,
             ("board", true) => Input::Board,
+            ("review", true) => Input::Review,
             ("save", true) => Input::Save(None),
             ("save", false) => Input::Save(Some(rest.to_string())),
             ("new", true) => Input::New,
