@@ -629,13 +629,15 @@ function renderGame() {
   review.textContent = app.reviewing ? 'Reviewing…' : 'Review with the engine';
   const summary = document.getElementById('review-summary');
   summary.hidden = !reviewed;
+  document.getElementById('review-download').hidden = !reviewed;
+  document.getElementById('review-pdn-link').href = '/games/' + s.id + '/review.pdn';
   if (reviewed) {
     const counted = (c) => c.mistakes + c.blunders === 0 ? 'no mistakes'
       : plural(c.mistakes, 'mistake') + ', ' + plural(c.blunders, 'blunder');
     const first = s.variant === 'english' ? ['black', 'Black'] : ['white', 'White'];
     const second = s.variant === 'english' ? ['white', 'White'] : ['black', 'Black'];
-    summary.textContent = 'Engine review: ' + first[1] + ' ' + counted(reviewed[first[0]]) + '; '
-      + second[1] + ' ' + counted(reviewed[second[0]]) + '. Hover a move for its score; ? a mistake, ?? a blunder.';
+    summary.textContent = 'Engine review: ' + first[1] + ': ' + counted(reviewed[first[0]]) + '; '
+      + second[1] + ': ' + counted(reviewed[second[0]]) + '. Hover a move for its score; ? a mistake, ?? a blunder.';
   }
 
   renderMoves(s);

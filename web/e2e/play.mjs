@@ -119,9 +119,11 @@ await check('two people play a short game by clicking', async () => {
   await alice.click('#btn-review');
   await alice.waitForSelector('#review-summary:not([hidden])');
   const summary = await alice.textContent('#review-summary');
-  if (!/^Engine review: Black .*; White /.test(summary)) throw new Error('review summary: ' + summary);
+  if (!/^Engine review: Black: .*; White: /.test(summary)) throw new Error('review summary: ' + summary);
   const titled = await alice.$$eval('#moves .mv[title]', (e) => e.length);
   if (titled !== 6) throw new Error('moves with a review comment: ' + titled);
+  const reviewLink = await alice.getAttribute('#review-pdn-link', 'href');
+  if (!/^\/games\/[a-z0-9]+\/review\.pdn$/.test(reviewLink)) throw new Error('reviewed PDN link: ' + reviewLink);
 });
 
 await check('one person plays the computer', async () => {

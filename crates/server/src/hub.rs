@@ -13,13 +13,13 @@ use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
 use checkers_engine::{score_text, MoveReview, Verdict};
-use checkers_rules::{Color, Move, Position, SquareNotation, Variant};
+use checkers_rules::{Color, Move, PdnGame, Position, SquareNotation, Variant};
 use serde_json::{json, Value};
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
 
 use crate::computer::{ComputerPool, ThinkClock};
 use crate::live::{side, ClockSpec, LiveGame, MoveRequest, PlayerKind, Refusal, Seat, Status};
-use crate::pdn::game_pdn;
+use crate::pdn::game_record;
 use crate::store::{now_ms, GameSummary, Store, StoreError};
 use crate::token::{hash_token, new_game_id, new_seat_token};
 
@@ -141,7 +141,7 @@ enum Command {
         reply: Reply<Option<String>>,
     },
     Pdn {
-        reply: oneshot::Sender<String>,
+        reply: oneshot::Sender<PdnGame>,
     },
     /// The game's moves so far, and whether it is over.
     Record {
@@ -425,7 +425,19 @@ impl Hub {
     /// The game as PDN.
     pub async fn pdn(self: &Arc<Self>, id: &str) -> Result<String, ApiError> {
         let (reply, rx) = oneshot::channel();
-        self.send(id, Command::Pdn { reply }, rx).await
+        Ok(self.send(id, Command::Pdn { reply }, rx).await?.to_pdn())
+    }
+
+    /// A finished game as PDN with the engine's review as a comment after each move.
+    pub async fn review_pdn(self: &Arc<Self>, id: &str) -> Result<String, ApiError> {
+        let review: Value = serde_json::from_str(&self.review(id).await?).unwrap_or(Value::Null);
+        let (reply, rx) = oneshot::channel();
+        let mut record = self.send(id, Command::Pdn { reply }, rx).await?;
+        let comments = review["moves"].as_array().into_iter().flatten().map(|m| m["comment"].as_str());
+        for (i, comment) in comments.enumerate() {
+            record.set_comment(i, comment.unwrap_or_default());
+        }
+        Ok(record.to_pdn())
     }
 
     /// The engine's review of a finished game, as JSON (see the protocol in `lib.rs`); kept
@@ -673,7 +685,7 @@ impl Actor {
                 let _ = reply.send(self.game.seat_of(&token_hash));
             }
             Command::Pdn { reply } => {
-                let _ = reply.send(game_pdn(&self.game));
+                let _ = reply.send(game_record(&self.game));
             }
             Command::Record { reply } => {
                 let _ = reply.send((self.game.game.clone(), self.game.status == Status::Finished));

@@ -18,9 +18,9 @@ fn player_name(seat: &Seat) -> String {
     }
 }
 
-/// The game as PDN text, written by the rules crate's PDN writer (so it reads back with the
-/// same reader as every other record of ours).
-pub fn game_pdn(game: &LiveGame) -> String {
+/// The game as a PDN record (tags, moves, result), written out by the rules crate's PDN
+/// writer, so it reads back with the same reader as every other record of ours.
+pub fn game_record(game: &LiveGame) -> PdnGame {
     let mut record = PdnGame::from_position(game.game.start());
     for mv in game.game.moves() {
         // Every stored move was refereed by the same rules, so none can be refused here.
@@ -49,7 +49,7 @@ pub fn game_pdn(game: &LiveGame) -> String {
         (true, _) | (false, None) => PdnResult::Unknown,
         (false, Some(outcome)) => outcome.winner().map_or(PdnResult::Draw, PdnResult::Win),
     });
-    record.to_pdn()
+    record
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 
-use crate::hub::Hub;
+use crate::hub::{ApiError, Hub};
 use crate::ws::{serve_socket, MAX_FRAME};
 
 /// Bytes read from a WebSocket at a time (client messages are at most 4 KiB).
@@ -37,6 +37,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/icon.svg", get(|| asset("image/svg+xml", ICON_SVG)))
         .route("/games/{file}", get(download_pdn))
         .route("/games/{id}/review", get(review))
+        .route("/games/{id}/review.pdn", get(review_pdn))
         .route("/api/games", get(list_games))
         .route("/healthz", get(|| async { "ok" }))
         .route("/ws", get(websocket))
@@ -62,22 +63,36 @@ async fn download_pdn(State(hub): State<Arc<Hub>>, Path(file): Path<String>) -> 
     let Some(id) = file.strip_suffix(".pdn") else {
         return (StatusCode::NOT_FOUND, "games download as /games/ID.pdn\n").into_response();
     };
-    match hub.pdn(id).await {
+    pdn_download(hub.pdn(id).await, id)
+}
+
+/// A finished game with the engine's review in its comments.
+async fn review_pdn(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Response {
+    pdn_download(hub.review_pdn(&id).await, &format!("{id}-review"))
+}
+
+fn pdn_download(text: Result<String, ApiError>, name: &str) -> Response {
+    match text {
         Ok(text) => {
             let mut response = text.into_response();
             let headers = response.headers_mut();
             headers
                 .insert(header::CONTENT_TYPE, HeaderValue::from_static("application/x-pdn; charset=utf-8"));
             // The id is checked to be alphanumeric before any game is found.
-            if let Ok(value) = HeaderValue::from_str(&format!("attachment; filename=\"{id}.pdn\"")) {
+            if let Ok(value) = HeaderValue::from_str(&format!("attachment; filename=\"{name}.pdn\"")) {
                 headers.insert(header::CONTENT_DISPOSITION, value);
             }
             response
         }
-        Err(e) if e.code == "not_found" => {
-            (StatusCode::NOT_FOUND, format!("{}\n", e.message)).into_response()
-        }
-        Err(e) => (StatusCode::SERVICE_UNAVAILABLE, format!("{}\n", e.message)).into_response(),
+        Err(e) => (status_of(&e), format!("{}\n", e.message)).into_response(),
+    }
+}
+
+fn status_of(e: &ApiError) -> StatusCode {
+    match e.code {
+        "not_found" => StatusCode::NOT_FOUND,
+        "not_finished" => StatusCode::CONFLICT,
+        _ => StatusCode::SERVICE_UNAVAILABLE,
     }
 }
 
@@ -90,12 +105,7 @@ async fn review(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Response
             response
         }
         Err(e) => {
-            let status = match e.code {
-                "not_found" => StatusCode::NOT_FOUND,
-                "not_finished" => StatusCode::CONFLICT,
-                _ => StatusCode::SERVICE_UNAVAILABLE,
-            };
-            (status, Json(serde_json::json!({"code": e.code, "message": e.message}))).into_response()
+            (status_of(&e), Json(serde_json::json!({"code": e.code, "message": e.message}))).into_response()
         }
     }
 }

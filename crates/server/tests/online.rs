@@ -374,6 +374,7 @@ async fn a_finished_game_is_reviewed_by_the_engine() {
     let (status, body) = http_get(addr, &format!("/games/{game}/review"));
     assert_eq!(status, 409, "{body}");
     assert!(body.contains("\"not_finished\""), "{body}");
+    assert_eq!(http_get(addr, &format!("/games/{game}/review.pdn")).0, 409);
     let resigned = ann.request(json!({"t": "resign", "game": game, "token": ann_token})).await;
     assert_eq!(resigned["t"], "ok", "{resigned}");
     bob.state_where(|g| g["status"] == "finished").await;
@@ -394,6 +395,14 @@ async fn a_finished_game_is_reviewed_by_the_engine() {
     assert_eq!(review["white"], json!({"mistakes": 0, "blunders": 0}), "{review}");
     // Kept: the same text again, at once.
     assert_eq!(http_get(addr, &format!("/games/{game}/review")), (200, body));
+    // As PDN, each move followed by its comment.
+    let (status, pdn) = http_get(addr, &format!("/games/{game}/review.pdn"));
+    assert_eq!(status, 200, "{pdn}");
+    let record = checkers_rules::read_pdn_game(&pdn).expect("the reviewed game reads back");
+    assert_eq!(record.moves().len(), line.len());
+    for (i, m) in moves.iter().enumerate() {
+        assert_eq!(record.comment(i), m["comment"].as_str(), "move {i}");
+    }
     assert_eq!(http_get(addr, "/games/nosuchgame/review").0, 404);
     running.stop().await.unwrap();
 }
