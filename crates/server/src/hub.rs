@@ -193,6 +193,28 @@ fn review_json(id: &str, game: &checkers_rules::Game, reviews: &[MoveReview]) ->
     })
 }
 
+/// Review requests waiting or running at once; past this, more are refused as `busy`.
+const REVIEW_QUEUE: usize = 8;
+
+/// Reviews run one at a time, with a bounded number waiting.
+struct ReviewQueue {
+    places: tokio::sync::Semaphore,
+    turn: tokio::sync::Mutex<()>,
+}
+
+impl ReviewQueue {
+    fn new(places: usize) -> ReviewQueue {
+        ReviewQueue { places: tokio::sync::Semaphore::new(places), turn: tokio::sync::Mutex::new(()) }
+    }
+
+    /// A place in the queue, or `busy` when it is full.
+    fn try_place(&self) -> Result<tokio::sync::SemaphorePermit<'_>, ApiError> {
+        self.places
+            .try_acquire()
+            .map_err(|_| ApiError::new("busy", "the engine is reviewing other games: try again in a minute"))
+    }
+}
+
 /// How to reach a game's actor.
 #[derive(Clone)]
 struct GameHandle {
@@ -221,6 +243,7 @@ pub struct Hub {
     games_list: watch::Sender<Arc<str>>,
     /// Reviews of finished games by id ([`Hub::review`]).
     reviews: Mutex<HashMap<String, Arc<str>>>,
+    review_queue: ReviewQueue,
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -244,6 +267,7 @@ impl Hub {
             summaries_changed: AtomicBool::new(false),
             games_list,
             reviews: Mutex::new(HashMap::new()),
+            review_queue: ReviewQueue::new(REVIEW_QUEUE),
         });
         if let Ok(runtime) = tokio::runtime::Handle::try_current() {
             runtime.spawn(refresh_games_list(Arc::downgrade(&hub)));
@@ -451,6 +475,13 @@ impl Hub {
         let (game, over) = self.send(id, Command::Record { reply }, rx).await?;
         if !over {
             return Err(ApiError::new("not_finished", "a game is reviewed once it is over"));
+        }
+        // One review at a time, a few more waiting: reviews take seconds of a core each, and
+        // the computer's moves in games being played must not wait behind a crowd of them.
+        let _place = self.review_queue.try_place()?;
+        let _turn = self.review_queue.turn.lock().await;
+        if let Some(known) = lock(&self.reviews).get(id) {
+            return Ok(known.clone()); // made while this request waited
         }
         let reviews = self
             .computer
@@ -815,5 +846,21 @@ impl Actor {
                 Ok(Some(new_id))
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_full_review_queue_refuses_at_once_and_frees_its_places() {
+        let queue = ReviewQueue::new(2);
+        let first = queue.try_place().unwrap();
+        let second = queue.try_place().unwrap();
+        assert_eq!(queue.try_place().err().map(|e| e.code), Some("busy"));
+        drop(first);
+        assert!(queue.try_place().is_ok());
+        drop(second);
     }
 }
