@@ -87,6 +87,7 @@ const app = {
   lastPly: -1,
   review: null,      // the engine's review of a finished game: { game, data } once fetched
   reviewing: false,  // a review is being fetched
+  viewPly: null,     // in a reviewed game, the move whose position the board shows (-1: the start)
 };
 
 function route() {
@@ -376,10 +377,30 @@ function canMove() {
   return s && s.status === 'playing' && app.myColor && s.turn === app.myColor && myToken();
 }
 
+// The state the board shows: the game as it stands, or in a reviewed game the position
+// after the move being looked at.
+function shownState() {
+  const s = app.state;
+  const reviewed = s && reviewOf(s);
+  if (!reviewed || app.viewPly === null) return s;
+  if (app.viewPly < 0) return { ...s, fen: s.start_fen, last_move: null, legal: [] };
+  const m = reviewed.moves[app.viewPly];
+  return { ...s, fen: m.fen, last_move: { route: m.route }, legal: [] };
+}
+
+// Steps through a reviewed game: -1 the start, then each move; past the last, the end.
+function viewMove(ply) {
+  const reviewed = app.state && reviewOf(app.state);
+  if (!reviewed) return;
+  const last = reviewed.moves.length - 1;
+  app.viewPly = ply === null || ply >= last ? null : Math.max(-1, ply);
+  renderGame();
+}
+
 function drawBoard() {
   const svg = document.getElementById('board');
   svg.replaceChildren();
-  const s = app.state;
+  const s = shownState();
   const flipped = isFlipped();
   const squares = el('g', {}, svg);
   for (let row = 0; row < 8; row++) {
@@ -637,8 +658,12 @@ function renderGame() {
     const first = s.variant === 'english' ? ['black', 'Black'] : ['white', 'White'];
     const second = s.variant === 'english' ? ['white', 'White'] : ['black', 'Black'];
     summary.textContent = 'Engine review: ' + first[1] + ': ' + counted(reviewed[first[0]]) + '; '
-      + second[1] + ': ' + counted(reviewed[second[0]]) + '. Hover a move for its score; ? a mistake, ?? a blunder.';
+      + second[1] + ': ' + counted(reviewed[second[0]]) + '. ? a mistake, ?? a blunder. Click a move (or use ← →) to see its position.';
   }
+  const viewed = document.getElementById('review-move');
+  const judged = reviewed && app.viewPly !== null && app.viewPly >= 0 ? reviewed.moves[app.viewPly] : null;
+  viewed.hidden = !(reviewed && app.viewPly !== null);
+  viewed.textContent = judged ? 'After ' + judged.text + ': ' + judged.comment + '.' : 'The start position.';
 
   renderMoves(s);
 }
@@ -657,7 +682,7 @@ function fetchReview() {
   renderGame();
   fetch('/games/' + id + '/review')
     .then((r) => r.json().then((body) => { if (!r.ok) throw new Error(body.message || 'no review'); return body; }))
-    .then((data) => { app.review = { game: id, data }; })
+    .then((data) => { app.review = { game: id, data }; app.viewPly = null; })
     .catch((e) => toast('Review: ' + e.message))
     .finally(() => { app.reviewing = false; renderGame(); });
 }
@@ -681,9 +706,13 @@ function renderMoves(s) {
     const last = i === s.moves.length - 1;
     const judged = reviewed && reviewed.moves[i];
     const mark = !judged ? '' : judged.verdict === 'blunder' ? '??' : judged.verdict === 'mistake' ? '?' : '';
-    const shown = span(text + mark, 'mv' + (last ? ' last' : '') + (judged ? ' ' + judged.verdict : ''));
-    if (judged) shown.title = judged.comment;
-    else if (last && s.last_move && s.last_move.book) shown.title = 'from the opening book';
+    const viewing = judged && (app.viewPly === null ? last : app.viewPly === i);
+    const shown = span(text + mark, 'mv' + (last ? ' last' : '') + (judged ? ' ' + judged.verdict : '')
+      + (viewing ? ' viewing' : ''));
+    if (judged) {
+      shown.title = judged.comment;
+      shown.onclick = () => viewMove(i);
+    } else if (last && s.last_move && s.last_move.book) shown.title = 'from the opening book';
     li.append(shown);
   });
   if (s.result) {
@@ -749,6 +778,15 @@ function init() {
     action({ t: 'rematch' });
   };
   document.getElementById('btn-review').onclick = fetchReview;
+  document.addEventListener('keydown', (e) => {
+    if (app.view !== 'game' || !app.state || !reviewOf(app.state) || e.target.closest('input, textarea, select')) return;
+    const end = app.state.moves.length - 1;
+    const at = app.viewPly === null ? end : app.viewPly;
+    const to = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: -1, End: null }[e.key];
+    if (to === undefined) return;
+    e.preventDefault();
+    viewMove(to);
+  });
   document.getElementById('copy-invite').onclick = () => copy('invite-link');
   document.getElementById('copy-resume').onclick = () => copy('resume-link');
   document.getElementById('join-btn').onclick = () => {

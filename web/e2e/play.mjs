@@ -122,6 +122,17 @@ await check('two people play a short game by clicking', async () => {
   if (!/^Engine review: Black: .*; White: /.test(summary)) throw new Error('review summary: ' + summary);
   const titled = await alice.$$eval('#moves .mv[title]', (e) => e.length);
   if (titled !== 6) throw new Error('moves with a review comment: ' + titled);
+  // Stepping through the reviewed game: a move's position and verdict, then back to the end.
+  const piecesAtEnd = await alice.$$eval('#board .piece', (e) => e.length);
+  await alice.click('#moves .mv.good, #moves .mv.mistake, #moves .mv.blunder');
+  const viewed = await alice.textContent('#review-move');
+  if (!/^After \S+: /.test(viewed)) throw new Error('viewed move: ' + viewed);
+  await alice.keyboard.press('Home');
+  if ((await alice.textContent('#review-move')) !== 'The start position.') throw new Error('Home does not show the start');
+  if ((await alice.$$eval('#board .piece', (e) => e.length)) !== 24) throw new Error('the start has 24 pieces');
+  await alice.keyboard.press('End');
+  await alice.waitForSelector('#review-move', { state: 'hidden' });
+  if ((await alice.$$eval('#board .piece', (e) => e.length)) !== piecesAtEnd) throw new Error('End shows the game as it ended');
   const reviewLink = await alice.getAttribute('#review-pdn-link', 'href');
   if (!/^\/games\/[a-z0-9]+\/review\.pdn$/.test(reviewLink)) throw new Error('reviewed PDN link: ' + reviewLink);
 });

@@ -154,9 +154,10 @@ const REVIEW_NODES: u64 = 200_000;
 /// Reviews kept in memory; past this many, the memory starts again empty.
 const REVIEWS_KEPT: usize = 1_000;
 
-/// A review as the page reads it: per move its text, the score after it for the side that
-/// played it, the verdict, the engine's move and what it kept, and the comment a PDN file
-/// would give it; and per side the count of mistakes and blunders.
+/// A review as the page reads it: per move its text, its route and the position after it
+/// (so the page can step through the game), the score after it for the side that played it,
+/// the verdict, the engine's move and what it kept, and the comment a PDN file would give it;
+/// and per side the count of mistakes and blunders.
 fn review_json(id: &str, game: &checkers_rules::Game, reviews: &[MoveReview]) -> Value {
     let notation = SquareNotation::Numeric;
     let positions = game.positions();
@@ -173,8 +174,12 @@ fn review_json(id: &str, game: &checkers_rules::Game, reviews: &[MoveReview]) ->
             if review.verdict != Verdict::Good {
                 counts[side(before.turn())][usize::from(review.verdict == Verdict::Blunder)] += 1;
             }
+            let after = before.play_unchecked(&review.played);
+            let route: Vec<u32> = review.played.route(before).iter().map(|sq| sq.number()).collect();
             json!({
                 "text": review.played.to_pdn(before, notation),
+                "route": route,
+                "fen": after.to_fen(),
                 "score": score_text(review.score),
                 "verdict": verdict,
                 "best": review.best.to_pdn(before, notation),

@@ -19,7 +19,7 @@
 //! | `/ws` | the WebSocket below |
 //! | `/games/{id}.pdn` | the game as PDN |
 //! | `/api/games` | recent and live games, JSON `{"games": [...]}` |
-//! | `/games/{id}/review` | the engine's review of a finished game, JSON: `moves` (each `text`, `score` after it for the side that played it, `verdict` `good`, `mistake` or `blunder`, the engine's move `best` and its `best_score`, `comment`), `white` and `black` (`mistakes`, `blunders`), `nodes` searched a position; 409 `not_finished` while the game is on, 404 `not_found`, 503 `busy` when eight reviews already wait (they run one at a time) |
+//! | `/games/{id}/review` | the engine's review of a finished game, JSON: `moves` (each `text`, `route`, `fen` of the position after it, `score` after it for the side that played it, `verdict` `good`, `mistake` or `blunder`, the engine's move `best` and its `best_score`, `comment`), `white` and `black` (`mistakes`, `blunders`), `nodes` searched a position; 409 `not_finished` while the game is on, 404 `not_found`, 503 `busy` when eight reviews already wait (they run one at a time) |
 //! | `/games/{id}/review.pdn` | the finished game as PDN with the review's comment after each move |
 //!
 //! ## The WebSocket protocol

@@ -385,7 +385,11 @@ async fn a_finished_game_is_reviewed_by_the_engine() {
     let moves = review["moves"].as_array().unwrap();
     let texts: Vec<&str> = moves.iter().map(|m| m["text"].as_str().unwrap()).collect();
     assert_eq!(texts, line);
+    let mut position = checkers_rules::Position::start(checkers_rules::Variant::English);
     for m in moves {
+        position = position.play_unchecked(&position.parse_move(m["text"].as_str().unwrap()).unwrap());
+        assert_eq!(m["fen"].as_str(), Some(position.to_fen().as_str()), "{m}");
+        assert!(m["route"].as_array().is_some_and(|r| r.len() == 2), "{m}");
         assert!(["good", "mistake", "blunder"].contains(&m["verdict"].as_str().unwrap()), "{m}");
         assert!(m["comment"].as_str().unwrap().starts_with(m["score"].as_str().unwrap()), "{m}");
     }
