@@ -103,7 +103,7 @@ pub fn review_game(
         .zip(searched.windows(2))
         .map(|(&played, pair)| {
             let (best, best_score) = pair[0];
-            // A position after a move has a side to move, so it was searched: the move is legal.
+            // A move was played here, so the position has legal moves and the search named one.
             let best = best.unwrap_or(played);
             let score = -pair[1].1;
             let verdict = if played == best { Verdict::Good } else { verdict(best_score, score) };

@@ -23,7 +23,7 @@ pub struct Args {
     #[arg(long)]
     game: Option<usize>,
     /// Nodes searched in each position: about a tenth of a second each at the default. With
-    /// the same file and nodes, the review is the same on any machine.
+    /// the same file, nodes and table size, the review is the same on any machine.
     #[arg(long, default_value_t = 1_000_000)]
     nodes: u64,
     /// Write the reviewed games to this file instead of standard output.
