@@ -653,8 +653,9 @@ function renderGame() {
   document.getElementById('review-download').hidden = !reviewed;
   document.getElementById('review-pdn-link').href = '/games/' + s.id + '/review.pdn';
   if (reviewed) {
-    const counted = (c) => c.mistakes + c.blunders === 0 ? 'no mistakes'
-      : plural(c.mistakes, 'mistake') + ', ' + plural(c.blunders, 'blunder');
+    const counted = (c) => (c.mistakes + c.blunders === 0 ? 'no mistakes'
+      : plural(c.mistakes, 'mistake') + ', ' + plural(c.blunders, 'blunder'))
+      + ' (' + c.average_loss.toFixed(2) + ' a move lost on average)';
     const first = s.variant === 'english' ? ['black', 'Black'] : ['white', 'White'];
     const second = s.variant === 'english' ? ['white', 'White'] : ['black', 'Black'];
     summary.textContent = 'Engine review: ' + first[1] + ': ' + counted(reviewed[first[0]]) + '; '

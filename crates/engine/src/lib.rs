@@ -54,7 +54,10 @@ pub use eval::{
 };
 pub use level::{hint, judge, DrawAnswer, Level, LevelError};
 pub use limits::{Clock, Limits, StopHandle};
-pub use review::{review_game, score_text, verdict, MoveReview, Verdict, BLUNDER, MISTAKE};
+pub use review::{
+    loss, review_game, score_text, tally, verdict, verdict_of, MoveReview, SideTally, Verdict, BLUNDER,
+    MAX_LOSS, MISTAKE,
+};
 pub use score::{Score, ScoreParseError};
 
 use checkers_rules::{Move, Position, SquareNotation};

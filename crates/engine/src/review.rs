@@ -2,7 +2,7 @@
 //! the position before it and one of the position after it, and called a mistake or a blunder
 //! when it gives away much of what the position held.
 
-use checkers_rules::{Move, Position, SquareNotation};
+use checkers_rules::{Color, Move, Position, SquareNotation};
 
 use crate::engine::Engine;
 use crate::limits::{Limits, StopHandle};
@@ -12,6 +12,9 @@ use crate::score::Score;
 pub const MISTAKE: i32 = 50;
 /// One that loses this much is a blunder (so is one that lets a win go or walks into a loss).
 pub const BLUNDER: i32 = 150;
+/// The most a move is counted as losing, in hundredths of a man: a move that throws a game
+/// away counts as three men, so that one lost game does not swamp an average.
+pub const MAX_LOSS: i32 = 300;
 /// Scores this far from even are won or lost endings: the endgame database's wins score about
 /// 10,000 less the plies to them, far above any evaluation.
 const DECIDED: i32 = 5_000;
@@ -30,15 +33,56 @@ pub enum Verdict {
 /// One move of a reviewed game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MoveReview {
-    /// The move played.
+    /// The move played, and the side that played it.
     pub played: Move,
+    pub mover: Color,
     /// The engine's choice in the position before it, and that position's score for the side
     /// to move.
     pub best: Move,
     pub best_score: Score,
     /// The position's score after the move played, for the side that played it.
     pub score: Score,
+    /// What the move gave away against the engine's choice, in hundredths of a man, 0 to
+    /// [`MAX_LOSS`] (0 for the engine's choice itself).
+    pub loss: i32,
     pub verdict: Verdict,
+}
+
+/// One side's moves in a review, counted.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SideTally {
+    pub moves: usize,
+    pub mistakes: usize,
+    pub blunders: usize,
+    /// The mean of the moves' losses, in hundredths of a man (0 with no moves).
+    pub average_loss: f64,
+}
+
+impl SideTally {
+    /// `Black: 1 mistake, 2 blunders, 0.31 a move lost on average` (`Black: no mistakes, ...`),
+    /// with the side named as the caller names it.
+    pub fn describe(&self, side: &str) -> String {
+        let plural = |n: usize, word: &str| if n == 1 { format!("1 {word}") } else { format!("{n} {word}s") };
+        let counted = if self.mistakes + self.blunders == 0 {
+            "no mistakes".to_string()
+        } else {
+            format!("{}, {}", plural(self.mistakes, "mistake"), plural(self.blunders, "blunder"))
+        };
+        format!("{side}: {counted}, {:.2} a move lost on average", self.average_loss / 100.0)
+    }
+}
+
+/// Counts `color`'s moves in a review.
+pub fn tally(reviews: &[MoveReview], color: Color) -> SideTally {
+    let own: Vec<&MoveReview> = reviews.iter().filter(|r| r.mover == color).collect();
+    let count = |verdict| own.iter().filter(|r| r.verdict == verdict).count();
+    let total: i64 = own.iter().map(|r| i64::from(r.loss)).sum();
+    SideTally {
+        moves: own.len(),
+        mistakes: count(Verdict::Mistake),
+        blunders: count(Verdict::Blunder),
+        average_loss: if own.is_empty() { 0.0 } else { total as f64 / own.len() as f64 },
+    }
 }
 
 impl MoveReview {
@@ -101,13 +145,22 @@ pub fn review_game(
     moves
         .iter()
         .zip(searched.windows(2))
-        .map(|(&played, pair)| {
+        .zip(&positions)
+        .map(|((&played, pair), before)| {
             let (best, best_score) = pair[0];
             // A move was played here, so the position has legal moves and the search named one.
             let best = best.unwrap_or(played);
             let score = -pair[1].1;
-            let verdict = if played == best { Verdict::Good } else { verdict(best_score, score) };
-            MoveReview { played, best, best_score, score, verdict }
+            let loss = if played == best { 0 } else { loss(best_score, score) };
+            MoveReview {
+                played,
+                mover: before.turn(),
+                best,
+                best_score,
+                score,
+                loss,
+                verdict: verdict_of(loss),
+            }
         })
         .collect()
 }
@@ -163,18 +216,29 @@ fn holds(score: Score) -> Holds {
     }
 }
 
-/// The verdict on a move other than the engine's choice: `before` is the position's score
-/// with the engine's choice, `after` with the move played (both for the side that moved).
-pub fn verdict(before: Score, after: Score) -> Verdict {
+/// What a move other than the engine's choice gave away, 0 to [`MAX_LOSS`]: `before` is the
+/// position's score with the engine's choice, `after` with the move played (both for the side
+/// that moved). Letting a win go or walking into a loss gives away the most.
+pub fn loss(before: Score, after: Score) -> i32 {
     match (holds(before), holds(after)) {
-        (Holds::Won, Holds::Won) | (Holds::Lost, _) | (_, Holds::Won) => Verdict::Good,
-        (Holds::Won, _) | (_, Holds::Lost) => Verdict::Blunder,
-        (Holds::Open(before), Holds::Open(after)) => match before - after {
-            loss if loss >= BLUNDER => Verdict::Blunder,
-            loss if loss >= MISTAKE => Verdict::Mistake,
-            _ => Verdict::Good,
-        },
+        (Holds::Won, Holds::Won) | (Holds::Lost, _) | (_, Holds::Won) => 0,
+        (Holds::Won, _) | (_, Holds::Lost) => MAX_LOSS,
+        (Holds::Open(before), Holds::Open(after)) => (before - after).clamp(0, MAX_LOSS),
     }
+}
+
+/// The verdict on a move that gave away `loss`.
+pub fn verdict_of(loss: i32) -> Verdict {
+    match loss {
+        loss if loss >= BLUNDER => Verdict::Blunder,
+        loss if loss >= MISTAKE => Verdict::Mistake,
+        _ => Verdict::Good,
+    }
+}
+
+/// The verdict on a move other than the engine's choice (see [`loss`]).
+pub fn verdict(before: Score, after: Score) -> Verdict {
+    verdict_of(loss(before, after))
 }
 
 #[cfg(test)]
@@ -195,6 +259,10 @@ mod tests {
         assert_eq!(verdict(Score::win_in(5), Score::win_in(9)), Verdict::Good, "a slower win");
         assert_eq!(verdict(Score::loss_in(5), Score::loss_in(3)), Verdict::Good, "lost anyway");
         assert_eq!(verdict(open(-40), Score::win_in(3)), Verdict::Good);
+        assert_eq!(loss(open(20), open(-30)), 50);
+        assert_eq!(loss(open(20), open(60)), 0, "better than the engine's own score");
+        assert_eq!(loss(open(400), open(-600)), MAX_LOSS);
+        assert_eq!(loss(Score::win_in(9), open(0)), MAX_LOSS);
     }
 
     #[test]
@@ -213,6 +281,8 @@ mod tests {
         let review = &reviewed[0];
         assert_eq!(review.verdict, Verdict::Blunder, "{review:?}");
         assert!(review.best_score.value() - review.score.value() >= BLUNDER, "{review:?}");
+        let given = review.best_score.value() - review.score.value();
+        assert_eq!((review.mover, review.loss), (Color::Black, given.min(MAX_LOSS)));
         assert_ne!(review.best, blunder);
         let again = review_game(&mut engine, &position, &[blunder], &limits, &mut |_| {});
         assert_eq!(again, reviewed, "the same review every time");
@@ -261,9 +331,11 @@ mod tests {
         let moves = start.legal_moves();
         let review = MoveReview {
             played: moves[0],
+            mover: Color::Black,
             best: moves[1],
             best_score: Score::centipawns(32),
             score: Score::centipawns(-140),
+            loss: 172,
             verdict: Verdict::Blunder,
         };
         let best = moves[1].to_pdn(&start, SquareNotation::Numeric);
@@ -271,8 +343,17 @@ mod tests {
             review.comment(&start, SquareNotation::Numeric),
             format!("-1.40, a blunder: {best} kept +0.32")
         );
-        let good = MoveReview { verdict: Verdict::Good, ..review };
+        let good = MoveReview { verdict: Verdict::Good, loss: 10, ..review.clone() };
         assert_eq!(good.comment(&start, SquareNotation::Numeric), "-1.40");
+        let reviews = [review, good.clone(), MoveReview { mover: Color::White, ..good }];
+        let black = tally(&reviews, Color::Black);
+        assert_eq!((black.moves, black.mistakes, black.blunders, black.average_loss), (2, 0, 1, 91.0));
+        assert_eq!(black.describe("Black"), "Black: 0 mistakes, 1 blunder, 0.91 a move lost on average");
+        assert_eq!(
+            tally(&reviews, Color::White).describe("White"),
+            "White: no mistakes, 0.10 a move lost on average"
+        );
+        assert_eq!(tally(&[], Color::White).average_loss, 0.0);
     }
 
     #[test]

@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
-use checkers_engine::{score_text, MoveReview, Verdict};
+use checkers_engine::{score_text, tally, MoveReview, Verdict};
 use checkers_rules::{Color, Move, PdnGame, Position, SquareNotation, Variant};
 use serde_json::{json, Value};
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
@@ -161,7 +161,6 @@ const REVIEWS_KEPT: usize = 1_000;
 fn review_json(id: &str, game: &checkers_rules::Game, reviews: &[MoveReview]) -> Value {
     let notation = SquareNotation::Numeric;
     let positions = game.positions();
-    let mut counts = [[0u32; 2]; 2];
     let moves: Vec<Value> = reviews
         .iter()
         .zip(positions)
@@ -171,9 +170,6 @@ fn review_json(id: &str, game: &checkers_rules::Game, reviews: &[MoveReview]) ->
                 Verdict::Mistake => "mistake",
                 Verdict::Blunder => "blunder",
             };
-            if review.verdict != Verdict::Good {
-                counts[side(before.turn())][usize::from(review.verdict == Verdict::Blunder)] += 1;
-            }
             let after = before.play_unchecked(&review.played);
             let route: Vec<u32> = review.played.route(before).iter().map(|sq| sq.number()).collect();
             json!({
@@ -188,13 +184,17 @@ fn review_json(id: &str, game: &checkers_rules::Game, reviews: &[MoveReview]) ->
             })
         })
         .collect();
-    let tally = |c: [u32; 2]| json!({"mistakes": c[0], "blunders": c[1]});
+    let side = |color| {
+        let t = tally(reviews, color);
+        // Men lost a move on average, to two decimals.
+        json!({"mistakes": t.mistakes, "blunders": t.blunders, "average_loss": (t.average_loss).round() / 100.0})
+    };
     json!({
         "game": id,
         "nodes": REVIEW_NODES,
         "moves": moves,
-        "white": tally(counts[0]),
-        "black": tally(counts[1]),
+        "white": side(Color::White),
+        "black": side(Color::Black),
     })
 }
 

@@ -772,44 +772,33 @@ impl<R: BufRead> Session<R> {
         let reviews = checkers_engine::review_game(&mut self.engine, &start, &moves, &limits, &mut |_| {});
         let positions = self.game.positions().to_vec();
         // Numbered as the record numbers them: a move number for each pair of plies.
-        let first_is_first = start.turn() == start.variant().first_to_move();
-        let mut counts = [[0usize; 2]; 2];
+        let first = start.variant().first_to_move();
+        let first_is_first = start.turn() == first;
         for (ply, (review, before)) in reviews.iter().zip(&positions).enumerate() {
-            let (mark, kind) = match review.verdict {
+            let mark = match review.verdict {
                 Verdict::Good => continue,
-                Verdict::Mistake => ("?", 0),
-                Verdict::Blunder => ("??", 1),
+                Verdict::Mistake => "?",
+                Verdict::Blunder => "??",
             };
-            let mover = before.turn();
-            counts[usize::from(mover == Color::Black)][kind] += 1;
             let number = (ply + usize::from(!first_is_first)) / 2 + 1;
-            let dots = if mover == start.variant().first_to_move() { "." } else { "..." };
+            let dots = if review.mover == first { "." } else { "..." };
             let best = self.move_text(before, &review.best);
             self.say(&format!(
                 "  {number}{dots} {}{mark} ({}): {}; {best} kept {}",
                 self.move_text(before, &review.played),
-                self.name(mover),
+                self.name(review.mover),
                 checkers_engine::score_text(review.score),
                 checkers_engine::score_text(review.best_score),
             ));
         }
         let side = |color: Color| {
-            let [mistakes, blunders] = counts[usize::from(color == Color::Black)];
             let who = match self.player(color) {
                 Player::Human if self.lone_human().is_some() => " (you)",
                 Player::Computer if self.lone_human().is_some() => " (computer)",
                 _ => "",
             };
-            let plural =
-                |n: usize, word: &str| if n == 1 { format!("1 {word}") } else { format!("{n} {word}s") };
-            let counted = if mistakes + blunders == 0 {
-                "no mistakes".to_string()
-            } else {
-                format!("{}, {}", plural(mistakes, "mistake"), plural(blunders, "blunder"))
-            };
-            format!("{}{who}: {counted}", self.name(color))
+            checkers_engine::tally(&reviews, color).describe(&format!("{}{who}", self.name(color)))
         };
-        let first = start.variant().first_to_move();
         self.say(&format!(
             "Review ({} thousand nodes a position; ? a mistake, ?? a blunder): {}; {}.",
             REVIEW_NODES / 1000,

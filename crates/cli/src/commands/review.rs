@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{bail, Context};
-use checkers_engine::{review_game, Engine, EngineOptions, Limits, MoveReview, Verdict};
+use checkers_engine::{review_game, tally, Engine, EngineOptions, Limits, MoveReview};
 use checkers_rules::{read_pdn_each, Color, PdnGame, SquareNotation, Variant};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -142,26 +142,12 @@ fn side_tag(color: Color) -> &'static str {
     }
 }
 
-/// `game 2 (tester - checkers level 3): Black: 1 mistake, 2 blunders; White: no mistakes`.
+/// `game 2 (tester - checkers level 3): Black: 1 mistake, 2 blunders, 0.42 a move lost on
+/// average; White: no mistakes, 0.05 a move lost on average`.
 fn summary_line(number: usize, game: &PdnGame, reviews: &[MoveReview]) -> String {
-    let positions = game.positions();
-    let mut sides = Vec::new();
-    for color in [game.variant().first_to_move(), game.variant().first_to_move().opponent()] {
-        let by_side =
-            || reviews.iter().zip(&positions).filter(move |(_, p)| p.turn() == color).map(|(r, _)| r);
-        let count = |verdict| by_side().filter(|r| r.verdict == verdict).count();
-        let plural = |n: usize, word: &str| match n {
-            1 => format!("1 {word}"),
-            n => format!("{n} {word}s"),
-        };
-        let (mistakes, blunders) = (count(Verdict::Mistake), count(Verdict::Blunder));
-        let counted = match (mistakes, blunders) {
-            (0, 0) => "no mistakes".to_string(),
-            _ => format!("{}, {}", plural(mistakes, "mistake"), plural(blunders, "blunder")),
-        };
-        sides.push(format!("{}: {counted}", side_tag(color)));
-    }
     let first = game.variant().first_to_move();
+    let sides: Vec<String> =
+        [first, first.opponent()].iter().map(|&c| tally(reviews, c).describe(side_tag(c))).collect();
     let names = match (game.tag(side_tag(first)), game.tag(side_tag(first.opponent()))) {
         (Some(first), Some(second)) => format!(" ({first} - {second})"),
         _ => String::new(),
