@@ -59,9 +59,12 @@ pub struct SideTally {
 }
 
 impl SideTally {
-    /// `Black: 1 mistake, 2 blunders, 0.31 a move lost on average` (`Black: no mistakes, ...`),
-    /// with the side named as the caller names it.
+    /// `Black: 1 mistake, 2 blunders, 0.31 a move lost on average` (`Black: no mistakes, ...`,
+    /// `Black: no moves`), with the side named as the caller names it.
     pub fn describe(&self, side: &str) -> String {
+        if self.moves == 0 {
+            return format!("{side}: no moves");
+        }
         let plural = |n: usize, word: &str| if n == 1 { format!("1 {word}") } else { format!("{n} {word}s") };
         let counted = if self.mistakes + self.blunders == 0 {
             "no mistakes".to_string()
@@ -354,6 +357,7 @@ mod tests {
             "White: no mistakes, 0.10 a move lost on average"
         );
         assert_eq!(tally(&[], Color::White).average_loss, 0.0);
+        assert_eq!(tally(&[], Color::White).describe("White"), "White: no moves");
     }
 
     #[test]
