@@ -113,12 +113,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             Position::from_fen(variant, text).with_context(|| format!("bad --fen `{text}`"))?
         }
     };
-    // Who played the continued game: our record names the computer "checkers level N".
-    let tagged = |color: Color| {
-        let tag = if color == Color::Black { "Black" } else { "White" };
-        continued.as_ref().and_then(|last| last.game.tag(tag)).map(str::to_string)
-    };
-    let tagged_level = |color: Color| tagged(color).as_deref().and_then(computer_level);
+    let tagged_level = |color: Color| continued.as_ref().and_then(|last| last.computer_level(color));
     let think_limit = match args.time {
         None => None,
         Some(t) if t.is_finite() && t > 0.0 && t <= 86_400.0 => Some(Duration::from_secs_f64(t)),
@@ -132,6 +127,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     // Solved while the board is drawn and the first move typed.
     std::thread::spawn(move || Engine::prepare_endgame(variant));
     let side = args.side.unwrap_or(match (&continued, variant.first_to_move()) {
+        // The continued game's people go on playing their sides.
         (Some(_), _) => match (tagged_level(Color::Black), tagged_level(Color::White)) {
             (Some(_), Some(_)) => SideArg::None,
             (Some(_), None) => SideArg::White,
@@ -168,8 +164,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let human_name = [Color::Black, Color::White]
         .into_iter()
         .find(|&c| players(c) == Player::Human && tagged_level(c).is_none())
-        .and_then(tagged)
-        .filter(|name| !name.trim().is_empty() && name != "?")
+        .and_then(|c| continued.as_ref().and_then(|last| last.player_name(c)))
         .or_else(|| std::env::var("USER").or_else(|_| std::env::var("USERNAME")).ok())
         .filter(|n| !n.trim().is_empty())
         .unwrap_or_else(|| "Player".to_string());
@@ -218,11 +213,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         ));
     }
     session.play()
-}
-
-/// The level in a record's player name for the computer (`checkers level 7`).
-fn computer_level(name: &str) -> Option<u32> {
-    name.strip_prefix("checkers level ")?.trim().parse().ok().filter(|n| (1..=9).contains(n))
 }
 
 /// On Ctrl-C: wait for a record being written to be complete, reset the colour, say where

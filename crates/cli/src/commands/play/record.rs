@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::Context;
-use checkers_rules::{read_pdn_each, PdnGame, PdnResult};
+use checkers_rules::{read_pdn_each, Color, PdnGame, PdnResult};
 
 /// A PDN file that games are added to.
 #[derive(Debug)]
@@ -116,6 +116,21 @@ impl RecordFile {
 pub struct LastGame {
     pub game: PdnGame,
     pub text_start: Option<usize>,
+}
+
+impl LastGame {
+    /// The player's name on `color`'s side, as the record gives it (not `?` or blank).
+    pub fn player_name(&self, color: Color) -> Option<String> {
+        let tag = if color == Color::Black { "Black" } else { "White" };
+        self.game.tag(tag).map(str::trim).filter(|name| !name.is_empty() && *name != "?").map(str::to_string)
+    }
+
+    /// The computer's level on `color`'s side, if the computer played it: the terminal game
+    /// records it as `checkers level N`.
+    pub fn computer_level(&self, color: Color) -> Option<u32> {
+        let name = self.player_name(color)?;
+        name.strip_prefix("checkers level ")?.parse().ok().filter(|n| (1..=9).contains(n))
+    }
 }
 
 /// Reads the last game of the record at `path`, which must be unfinished (result `*`).
