@@ -249,6 +249,58 @@ mod tests {
         assert!(fs::read_to_string(&path).unwrap().ends_with("1. 9-13 *\n"));
     }
 
+    /// A game of `plies` moves picked by `seed`, with a comment when `seed` is odd.
+    fn game_text(seed: u64, plies: usize, result: PdnResult, event: &str) -> String {
+        let mut game = PdnGame::new(checkers_rules::Variant::English);
+        let mut x = seed;
+        for _ in 0..plies {
+            let moves = game.end_position().legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            game.push(moves[(x >> 33) as usize % moves.len()]).unwrap();
+        }
+        let _ = game.set_tag("Event", event);
+        if seed % 2 == 1 && !game.moves().is_empty() {
+            game.set_comment(0, "[a comment] with a bracket");
+        }
+        game.set_result(result);
+        game.to_pdn()
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig { cases: 64, failure_persistence: None, ..Default::default() })]
+        #[test]
+        fn the_last_game_is_found_where_its_text_begins(
+            earlier in proptest::collection::vec((proptest::num::u64::ANY, 0usize..30), 0..4),
+            last in (proptest::num::u64::ANY, 0usize..30),
+            blank_lines in 1usize..3,
+        ) {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("games.pdn");
+            let separator = "\n".repeat(blank_lines);
+            let mut text = String::new();
+            for (i, &(seed, plies)) in earlier.iter().enumerate() {
+                // Earlier games may be unfinished too, and share the last game's event.
+                let result = if i % 2 == 0 { PdnResult::Unknown } else { PdnResult::Draw };
+                text.push_str(&game_text(seed, plies, result, "Casual game"));
+                text.push_str(&separator);
+            }
+            let start = text.len();
+            text.push_str(&game_text(last.0, last.1, PdnResult::Unknown, "Casual game"));
+            fs::write(&path, &text).unwrap();
+            let found = last_game(&path).unwrap();
+            proptest::prop_assert_eq!(found.text_start, Some(start));
+            // Going on with it rewrites it in place and leaves the earlier games as they were.
+            let mut record = RecordFile::open_continuing(&path, found.text_start).unwrap();
+            record.write("[Event \"next\"]\n\n*\n").unwrap();
+            let after = fs::read_to_string(&path).unwrap();
+            proptest::prop_assert!(after.starts_with(text[..start].trim_end()));
+            proptest::prop_assert_eq!(checkers_rules::read_pdn(&after).unwrap().len(), earlier.len() + 1);
+        }
+    }
+
     #[test]
     fn a_withdrawn_first_game_leaves_no_file() {
         let dir = tempfile::tempdir().unwrap();
