@@ -62,9 +62,12 @@ fn every_move_gets_a_comment_and_the_blunder_is_named() {
     assert!(summary.contains(" a move lost on average; White: no mistakes, "), "{summary}");
     assert!(summary.contains("game 2: White: "), "{summary}");
 
-    // The same review every run; from standard input, one game, to a file.
-    let again = review(dir.path(), &["games.pdn", "--nodes", "50000"], None);
-    assert_eq!(text(&again.stdout), text(&out.stdout));
+    // The same review every run, with one job or two; from standard input, one game, to a file.
+    for jobs in ["1", "2"] {
+        let again = review(dir.path(), &["games.pdn", "--nodes", "50000", "--jobs", jobs], None);
+        assert_eq!(text(&again.stdout), text(&out.stdout), "--jobs {jobs}");
+        assert_eq!(text(&again.stderr), summary, "--jobs {jobs}");
+    }
     let one =
         review(dir.path(), &["-", "--game", "2", "--nodes", "50000", "--output", "one.pdn"], Some(GAMES));
     assert!(one.status.success(), "{}", text(&one.stderr));
@@ -96,6 +99,7 @@ fn bad_input_is_one_line_and_exit_2() {
         (&["missing.pdn"][..], "cannot read missing.pdn"),
         (&["games.pdn", "--game", "3"], "there is no game 3 in games.pdn: it holds 2 games"),
         (&["games.pdn", "--nodes", "0"], "--nodes must be at least 1"),
+        (&["games.pdn", "--jobs", "0"], "--jobs must be at least 1"),
         (&["empty.pdn"], "empty.pdn holds no games"),
         (&["broken.pdn"], "no game of broken.pdn could be read"),
     ] {

@@ -5,8 +5,11 @@
 //! go to standard output (or `--output`) as PDN; a count of each side's mistakes and blunders
 //! goes to standard error. A game that cannot be read is reported and left out.
 
+use std::collections::BTreeMap;
 use std::io::{IsTerminal, Read};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
 use std::time::Duration;
 
 use anyhow::{bail, Context};
@@ -29,14 +32,20 @@ pub struct Args {
     /// Write the reviewed games to this file instead of standard output.
     #[arg(long, value_name = "FILE")]
     output: Option<PathBuf>,
-    /// Transposition table size in MB.
+    /// Transposition table size in MB (of each job's engine).
     #[arg(long, default_value_t = 64)]
     hash: usize,
+    /// Games reviewed at once, each on its own core (default: the number of cores).
+    #[arg(long)]
+    jobs: Option<usize>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     if args.nodes == 0 {
         bail!("--nodes must be at least 1");
+    }
+    if args.jobs == Some(0) {
+        bail!("--jobs must be at least 1");
     }
     if !(1..=65536).contains(&args.hash) {
         bail!("--hash is in MB, between 1 and 65536");
@@ -60,30 +69,55 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         bail!("{shown} holds no games");
     }
 
-    let positions: usize =
-        chosen.iter().filter_map(|&i| games[i].as_ref().ok()).map(|g| g.moves().len() + 1).sum();
-    let bar = progress_bar(positions);
-    let mut engine = Engine::new(EngineOptions { hash_mb: args.hash, threads: 1 });
-    let limits = Limits::nodes(args.nodes);
-    let mut reviewed = Vec::new();
-    let mut unreadable = 0;
+    let mut readable = Vec::new();
     for &i in &chosen {
-        let game = match &games[i] {
-            Ok(game) => game,
-            Err(e) => {
-                bar.suspend(|| eprintln!("left out: {e}"));
-                unreadable += 1;
-                continue;
-            }
-        };
-        let done_before = bar.position();
-        let reviews = review_game(&mut engine, &game.start(), game.moves(), &limits, &mut |n| {
-            bar.set_position(done_before + n as u64);
-        });
-        let summary = summary_line(i + 1, game, &reviews);
-        bar.suspend(|| eprintln!("{summary}"));
-        reviewed.push(annotated(game, &reviews));
+        match &games[i] {
+            Ok(game) => readable.push((i + 1, game)),
+            Err(e) => eprintln!("left out: {e}"),
+        }
     }
+    let unreadable = chosen.len() - readable.len();
+    let positions: usize = readable.iter().map(|(_, g)| g.moves().len() + 1).sum();
+    let bar = progress_bar(positions);
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .clamp(1, readable.len().max(1));
+    let limits = Limits::nodes(args.nodes);
+    let next = AtomicUsize::new(0);
+    let (done, finished) = mpsc::channel();
+    let mut reviewed = Vec::with_capacity(readable.len());
+    std::thread::scope(|scope| {
+        // Each worker takes the next game with its own engine; a game's review does not depend
+        // on which worker makes it (each starts afresh).
+        for _ in 0..jobs {
+            let (done, bar, next, readable, limits) = (done.clone(), &bar, &next, &readable, &limits);
+            scope.spawn(move || {
+                let mut engine = Engine::new(EngineOptions { hash_mb: args.hash, threads: 1 });
+                while let Some(&(number, game)) = readable.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    let reviews =
+                        review_game(&mut engine, &game.start(), game.moves(), limits, &mut |_| bar.inc(1));
+                    let summary = summary_line(number, game, &reviews);
+                    if done.send((number, summary, annotated(game, &reviews))).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(done);
+        // Told in the file's order as soon as each game and those before it are done.
+        let mut waiting = BTreeMap::new();
+        let mut order = readable.iter().map(|(number, _)| *number);
+        let mut expected = order.next();
+        for (number, summary, text) in finished {
+            waiting.insert(number, (summary, text));
+            while let Some((summary, text)) = expected.and_then(|n| waiting.remove(&n)) {
+                bar.suspend(|| eprintln!("{summary}"));
+                reviewed.push(text);
+                expected = order.next();
+            }
+        }
+    });
     bar.finish_and_clear();
     if reviewed.is_empty() {
         bail!("no game of {shown} could be read ({unreadable} left out)");
