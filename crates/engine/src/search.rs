@@ -400,7 +400,7 @@ impl<'a> Searcher<'a> {
         self.aborted
     }
 
-    #[inline]
+    #[inline(always)]
     fn evaluate(&mut self, position: &Position) -> i32 {
         let score = self.data.eval_cache.evaluate(position, self.config.tables_only);
         if self.config.eval_noise == 0 {
