@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use anyhow::Context;
-use checkers_rules::{Position, SquareNotation, Variant};
+use checkers_rules::{Color, Position, SquareNotation, Variant};
 use clap::ValueEnum;
 
 /// `--variant` values.
@@ -37,6 +37,23 @@ impl From<NotationArg> for SquareNotation {
             NotationArg::Numeric => SquareNotation::Numeric,
             NotationArg::Algebraic => SquareNotation::Algebraic,
         }
+    }
+}
+
+/// How the variant's players write squares: numbers in English, a1-h8 in Russian (the
+/// terminal game and its records, and reviewed games).
+pub fn customary_notation(variant: Variant) -> SquareNotation {
+    match variant {
+        Variant::English => SquareNotation::Numeric,
+        Variant::Russian => SquareNotation::Algebraic,
+    }
+}
+
+/// A side as PDN's `Black` and `White` tags name it.
+pub fn side_tag(color: Color) -> &'static str {
+    match color {
+        Color::Black => "Black",
+        Color::White => "White",
     }
 }
 

@@ -448,7 +448,7 @@ impl<R: BufRead> Session<R> {
         }
         let player_name = |color: Color| match self.player(color) {
             Player::Human => self.human_name.clone(),
-            Player::Computer => format!("checkers level {}", self.level),
+            Player::Computer => record::computer_name(self.level),
         };
         let _ = pdn.set_tag("Event", "Casual game");
         let _ = pdn.set_tag("Date", &self.date);
@@ -750,7 +750,7 @@ impl<R: BufRead> Session<R> {
             self.say("The review is for a finished game: play it out or resign first (`hint` suggests a move now).");
             return;
         }
-        let moves = self.game.moves().to_vec();
+        let moves = self.game.moves();
         if moves.is_empty() {
             self.say("There are no moves to review.");
             return;
@@ -759,12 +759,12 @@ impl<R: BufRead> Session<R> {
         self.say(&format!("Reviewing {count}…"));
         let start = self.game.start();
         let limits = checkers_engine::Limits::nodes(REVIEW_NODES);
-        let reviews = checkers_engine::review_game(&mut self.engine, &start, &moves, &limits, &mut |_| {});
-        let positions = self.game.positions().to_vec();
+        let reviews = checkers_engine::review_game(&mut self.engine, &start, moves, &limits, &mut |_| {});
+        let positions = self.game.positions();
         // Numbered as the record numbers them: a move number for each pair of plies.
         let first = start.variant().first_to_move();
         let first_is_first = start.turn() == first;
-        for (ply, (review, before)) in reviews.iter().zip(&positions).enumerate() {
+        for (ply, (review, before)) in reviews.iter().zip(positions).enumerate() {
             let mark = match review.verdict {
                 Verdict::Good => continue,
                 Verdict::Mistake => "?",

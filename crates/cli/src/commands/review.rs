@@ -14,8 +14,10 @@ use std::time::Duration;
 
 use anyhow::{bail, Context};
 use checkers_engine::{review_game, tally, Engine, EngineOptions, Limits, MoveReview};
-use checkers_rules::{read_pdn_each, Color, PdnGame, SquareNotation, Variant};
+use checkers_rules::{read_pdn_each, PdnGame};
 use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::common::{customary_notation, side_tag};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -145,19 +147,11 @@ fn progress_bar(positions: usize) -> ProgressBar {
     bar
 }
 
-/// Squares as the variant's players write them (as the terminal game records them).
-fn notation(variant: Variant) -> SquareNotation {
-    match variant {
-        Variant::English => SquareNotation::Numeric,
-        Variant::Russian => SquareNotation::Algebraic,
-    }
-}
-
 /// The game with a comment after each reviewed move (before any comment it had).
 fn annotated(game: &PdnGame, reviews: &[MoveReview]) -> String {
     let mut game = game.clone();
     let positions = game.positions();
-    let notation = notation(game.variant());
+    let notation = customary_notation(game.variant());
     for (i, review) in reviews.iter().enumerate() {
         let mut text = review.comment(&positions[i], notation);
         if let Some(earlier) = game.comment(i) {
@@ -166,14 +160,6 @@ fn annotated(game: &PdnGame, reviews: &[MoveReview]) -> String {
         game.set_comment(i, &text);
     }
     game.to_pdn_with(notation)
-}
-
-/// A side as PDN tags name it.
-fn side_tag(color: Color) -> &'static str {
-    match color {
-        Color::Black => "Black",
-        Color::White => "White",
-    }
 }
 
 /// `game 2 (tester - checkers level 3): Black: 1 mistake, 2 blunders, 0.42 a move lost on

@@ -38,10 +38,7 @@ pub const RESET: &str = "\x1b[0m";
 impl Style {
     /// How squares are written in this variant: numbers in English, a1-h8 in Russian.
     pub fn notation(&self) -> SquareNotation {
-        match self.variant {
-            Variant::English => SquareNotation::Numeric,
-            Variant::Russian => SquareNotation::Algebraic,
-        }
+        crate::common::customary_notation(self.variant)
     }
 
     /// The name of a side as the players see it: Black, and Red or White.

@@ -10,7 +10,10 @@ use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::Context;
+use checkers_engine::Level;
 use checkers_rules::{read_pdn_each, Color, PdnGame, PdnResult};
+
+use crate::common::side_tag;
 
 /// A PDN file that games are added to.
 #[derive(Debug)]
@@ -109,6 +112,14 @@ impl RecordFile {
     }
 }
 
+/// How the record names the computer: `checkers level 7`.
+const COMPUTER_NAME: &str = "checkers level ";
+
+/// The computer's player name in the record at `level`.
+pub fn computer_name(level: Level) -> String {
+    format!("{COMPUTER_NAME}{level}")
+}
+
 /// The last game of a record file, to go on with, and the byte offset where its text begins
 /// when that can be told (the text from there reads as that game alone, and the text before
 /// it as the other games), so that the game can be rewritten in its place.
@@ -121,15 +132,18 @@ pub struct LastGame {
 impl LastGame {
     /// The player's name on `color`'s side, as the record gives it (not `?` or blank).
     pub fn player_name(&self, color: Color) -> Option<String> {
-        let tag = if color == Color::Black { "Black" } else { "White" };
-        self.game.tag(tag).map(str::trim).filter(|name| !name.is_empty() && *name != "?").map(str::to_string)
+        self.game
+            .tag(side_tag(color))
+            .map(str::trim)
+            .filter(|name| !name.is_empty() && *name != "?")
+            .map(str::to_string)
     }
 
-    /// The computer's level on `color`'s side, if the computer played it: the terminal game
-    /// records it as `checkers level N`.
+    /// The computer's level on `color`'s side, if the computer played it (named as
+    /// [`computer_name`] names it).
     pub fn computer_level(&self, color: Color) -> Option<u32> {
         let name = self.player_name(color)?;
-        name.strip_prefix("checkers level ")?.parse().ok().filter(|n| (1..=9).contains(n))
+        name.strip_prefix(COMPUTER_NAME)?.parse().ok().filter(|n| (1..=9).contains(n))
     }
 }
 
