@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
 use checkers_engine::{score_text, tally, MoveReview, Verdict};
-use checkers_rules::{Color, Move, PdnGame, Position, SquareNotation, Variant};
+use checkers_rules::{Color, Game, Move, PdnGame, Position, SquareNotation, Variant};
 use serde_json::{json, Value};
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
 
@@ -108,94 +108,77 @@ pub enum DrawAction {
 type Reply<T> = oneshot::Sender<Result<T, ApiError>>;
 
 enum Command {
-    Snapshot {
-        reply: oneshot::Sender<Arc<str>>,
-    },
-    SeatOf {
-        token_hash: String,
-        reply: oneshot::Sender<Option<Color>>,
-    },
-    Join {
-        wanted: Option<Color>,
-        token_hash: String,
-        name: Option<String>,
-        reply: Reply<Color>,
-    },
-    Move {
-        token_hash: String,
-        request: MoveRequest,
-        ply: Option<u32>,
-        reply: Reply<u32>,
-    },
-    Draw {
-        token_hash: String,
-        action: DrawAction,
-        reply: Reply<()>,
-    },
-    Resign {
-        token_hash: String,
-        reply: Reply<()>,
-    },
-    Rematch {
-        token_hash: String,
-        reply: Reply<Option<String>>,
-    },
-    Pdn {
-        reply: oneshot::Sender<PdnGame>,
-    },
-    /// The game's moves so far, and whether it is over.
-    Record {
-        reply: oneshot::Sender<(checkers_rules::Game, bool)>,
-    },
+    Snapshot { reply: oneshot::Sender<Arc<str>> },
+    SeatOf { token_hash: String, reply: oneshot::Sender<Option<Color>> },
+    Join { wanted: Option<Color>, token_hash: String, name: Option<String>, reply: Reply<Color> },
+    Move { token_hash: String, request: MoveRequest, ply: Option<u32>, reply: Reply<u32> },
+    Draw { token_hash: String, action: DrawAction, reply: Reply<()> },
+    Resign { token_hash: String, reply: Reply<()> },
+    Rematch { token_hash: String, reply: Reply<Option<String>> },
+    Pdn { reply: oneshot::Sender<PdnGame> },
+    // The game's moves so far, and whether it is over.
+    Record { reply: oneshot::Sender<(Game, bool)> },
 }
 
+/// Squares in reviews as in the game's state: numbers, in both variants.
+const NOTATION: SquareNotation = SquareNotation::Numeric;
 /// Nodes the engine searches in each position of a reviewed game (about 0.02 s).
 const REVIEW_NODES: u64 = 200_000;
 /// Reviews kept in memory; past this many, the memory starts again empty.
 const REVIEWS_KEPT: usize = 1_000;
 
-/// A review as the page reads it: per move its text, its route and the position after it
-/// (so the page can step through the game), the score after it for the side that played it,
-/// the verdict, the engine's move and what it kept, and the comment a PDN file would give it;
-/// and per side the count of mistakes and blunders.
-fn review_json(id: &str, game: &checkers_rules::Game, reviews: &[MoveReview]) -> Value {
-    let notation = SquareNotation::Numeric;
-    let positions = game.positions();
-    let moves: Vec<Value> = reviews
-        .iter()
-        .zip(positions)
-        .map(|(review, before)| {
-            let verdict = match review.verdict {
-                Verdict::Good => "good",
-                Verdict::Mistake => "mistake",
-                Verdict::Blunder => "blunder",
-            };
-            let after = before.play_unchecked(&review.played);
-            let route: Vec<u32> = review.played.route(before).iter().map(|sq| sq.number()).collect();
-            json!({
-                "text": review.played.to_pdn(before, notation),
-                "route": route,
-                "fen": after.to_fen(),
-                "score": score_text(review.score),
-                "verdict": verdict,
-                "best": review.best.to_pdn(before, notation),
-                "best_score": score_text(review.best_score),
-                "comment": review.comment(before, notation),
+/// A finished game's review, kept: as the page reads it, and each move's comment for the PDN
+/// download.
+struct Reviewed {
+    json: Arc<str>,
+    comments: Vec<String>,
+}
+
+impl Reviewed {
+    /// The JSON gives per move its text, its route and the position after it (so the page can
+    /// step through the game), the score after it for the side that played it, the verdict,
+    /// the engine's move and what it kept, and the comment; and per side the count of
+    /// mistakes and blunders and the average loss.
+    fn new(id: &str, game: &Game, reviews: &[MoveReview]) -> Reviewed {
+        let pairs = || reviews.iter().zip(game.positions().windows(2));
+        let comments: Vec<String> =
+            pairs().map(|(review, pair)| review.comment(&pair[0], NOTATION)).collect();
+        let moves: Vec<Value> = pairs()
+            .zip(&comments)
+            .map(|((review, pair), comment)| {
+                let (before, after) = (&pair[0], &pair[1]);
+                let verdict = match review.verdict {
+                    Verdict::Good => "good",
+                    Verdict::Mistake => "mistake",
+                    Verdict::Blunder => "blunder",
+                };
+                let route: Vec<u32> = review.played.route(before).iter().map(|sq| sq.number()).collect();
+                json!({
+                    "text": review.played.to_pdn(before, NOTATION),
+                    "route": route,
+                    "fen": after.to_fen(),
+                    "score": score_text(review.score),
+                    "verdict": verdict,
+                    "best": review.best.to_pdn(before, NOTATION),
+                    "best_score": score_text(review.best_score),
+                    "comment": comment,
+                })
             })
-        })
-        .collect();
-    let side = |color| {
-        let t = tally(reviews, color);
-        // Men lost a move on average, to two decimals.
-        json!({"mistakes": t.mistakes, "blunders": t.blunders, "average_loss": (t.average_loss).round() / 100.0})
-    };
-    json!({
-        "game": id,
-        "nodes": REVIEW_NODES,
-        "moves": moves,
-        "white": side(Color::White),
-        "black": side(Color::Black),
-    })
+            .collect();
+        let side = |color| {
+            let t = tally(reviews, color);
+            // Men lost a move on average, to two decimals.
+            json!({"mistakes": t.mistakes, "blunders": t.blunders, "average_loss": (t.average_loss).round() / 100.0})
+        };
+        let json = json!({
+            "game": id,
+            "nodes": REVIEW_NODES,
+            "moves": moves,
+            "white": side(Color::White),
+            "black": side(Color::Black),
+        });
+        Reviewed { json: Arc::from(json.to_string()), comments }
+    }
 }
 
 /// Review requests waiting or running at once; past this, more are refused as `busy`.
@@ -247,7 +230,7 @@ pub struct Hub {
     summaries_changed: AtomicBool,
     games_list: watch::Sender<Arc<str>>,
     /// Reviews of finished games by id ([`Hub::review`]).
-    reviews: Mutex<HashMap<String, Arc<str>>>,
+    reviews: Mutex<HashMap<String, Arc<Reviewed>>>,
     review_queue: ReviewQueue,
 }
 
@@ -459,20 +442,23 @@ impl Hub {
 
     /// A finished game as PDN with the engine's review as a comment after each move.
     pub async fn review_pdn(self: &Arc<Self>, id: &str) -> Result<String, ApiError> {
-        let review: Value = serde_json::from_str(&self.review(id).await?).unwrap_or(Value::Null);
+        let review = self.reviewed(id).await?;
         let (reply, rx) = oneshot::channel();
         let mut record = self.send(id, Command::Pdn { reply }, rx).await?;
-        let comments = review["moves"].as_array().into_iter().flatten().map(|m| m["comment"].as_str());
-        for (i, comment) in comments.enumerate() {
-            record.set_comment(i, comment.unwrap_or_default());
+        for (i, comment) in review.comments.iter().enumerate() {
+            record.set_comment(i, comment);
         }
         Ok(record.to_pdn())
     }
 
-    /// The engine's review of a finished game, as JSON (see the protocol in `lib.rs`); kept
-    /// once made, as a finished game no longer changes. Refused while the game is on: a
-    /// player could otherwise ask the engine mid-game.
+    /// The engine's review of a finished game, as JSON (see the protocol in `lib.rs`).
     pub async fn review(self: &Arc<Self>, id: &str) -> Result<Arc<str>, ApiError> {
+        Ok(self.reviewed(id).await?.json.clone())
+    }
+
+    /// A finished game's review, kept once made, as a finished game no longer changes.
+    /// Refused while the game is on: a player could otherwise ask the engine mid-game.
+    async fn reviewed(self: &Arc<Self>, id: &str) -> Result<Arc<Reviewed>, ApiError> {
         if let Some(known) = lock(&self.reviews).get(id) {
             return Ok(known.clone());
         }
@@ -493,13 +479,13 @@ impl Hub {
             .review(game.clone(), REVIEW_NODES)
             .await
             .ok_or_else(|| ApiError::new("unavailable", "the engine is not available"))?;
-        let text: Arc<str> = Arc::from(review_json(id, &game, &reviews).to_string());
-        let mut reviews = lock(&self.reviews);
-        if reviews.len() >= REVIEWS_KEPT {
-            reviews.clear();
+        let made = Arc::new(Reviewed::new(id, &game, &reviews));
+        let mut kept = lock(&self.reviews);
+        if kept.len() >= REVIEWS_KEPT {
+            kept.clear();
         }
-        reviews.insert(id.to_string(), text.clone());
-        Ok(text)
+        kept.insert(id.to_string(), made.clone());
+        Ok(made)
     }
 
     fn update_lobby(&self, game: &LiveGame) {
