@@ -40,6 +40,14 @@ impl From<NotationArg> for SquareNotation {
     }
 }
 
+/// Refuses a transposition table size (`--hash`, in MB) the engine cannot be given.
+pub fn check_hash_mb(mb: usize) -> anyhow::Result<()> {
+    if !(1..=65536).contains(&mb) {
+        anyhow::bail!("--hash is in MB, between 1 and 65536");
+    }
+    Ok(())
+}
+
 /// How the variant's players write squares: numbers in English, a1-h8 in Russian (the
 /// terminal game and its records, and reviewed games).
 pub fn customary_notation(variant: Variant) -> SquareNotation {

@@ -49,9 +49,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.movetime == Some(0) {
         bail!("--movetime must be at least 1 (milliseconds)");
     }
-    if !(1..=65536).contains(&args.hash) {
-        bail!("--hash is in MB, between 1 and 65536");
-    }
+    crate::common::check_hash_mb(args.hash)?;
     if !(1..=256).contains(&args.threads) {
         bail!("--threads must be between 1 and 256");
     }

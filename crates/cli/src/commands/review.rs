@@ -49,9 +49,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.jobs == Some(0) {
         bail!("--jobs must be at least 1");
     }
-    if !(1..=65536).contains(&args.hash) {
-        bail!("--hash is in MB, between 1 and 65536");
-    }
+    crate::common::check_hash_mb(args.hash)?;
     let shown = args.file.display().to_string();
     let bytes = if shown == "-" {
         let mut bytes = Vec::new();

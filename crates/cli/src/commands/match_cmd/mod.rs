@@ -138,9 +138,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if !(1..=256).contains(&args.concurrency) {
         bail!("--concurrency must be between 1 and 256");
     }
-    if !(1..=65536).contains(&args.hash) {
-        bail!("--hash is in MB, between 1 and 65536");
-    }
+    crate::common::check_hash_mb(args.hash)?;
     if args.max_plies == 0 {
         bail!("--max-plies must be at least 1");
     }
