@@ -137,14 +137,21 @@ await check('two people play a short game by clicking', async () => {
   if (!/^\/games\/[a-z0-9]+\/review\.pdn$/.test(reviewLink)) throw new Error('reviewed PDN link: ' + reviewLink);
 });
 
+// A new page with a game against the computer at `level`, the person playing White (so the
+// computer, Black in English, moves first).
+async function gameAgainstTheComputer(level) {
+  const page = await newPage();
+  await page.goto(base + '/');
+  await page.check('input[name=opponent][value=computer]');
+  await page.selectOption('select[name=level]', level);
+  await page.selectOption('select[name=color]', 'white');
+  await page.click('#create-form button[type=submit]');
+  await page.waitForURL(/\/g\/[a-z0-9]+$/);
+  return page;
+}
+
 await check('one person plays the computer', async () => {
-  const carol = await newPage();
-  await carol.goto(base + '/');
-  await carol.check('input[name=opponent][value=computer]');
-  await carol.selectOption('select[name=level]', '1');
-  await carol.selectOption('select[name=color]', 'white');
-  await carol.click('#create-form button[type=submit]');
-  await carol.waitForURL(/\/g\/[a-z0-9]+$/);
+  const carol = await gameAgainstTheComputer('1');
   await carol.waitForFunction(() => document.querySelectorAll('#moves .mv').length >= 1); // the computer opened
   await clickAMove(carol);
   await carol.waitForFunction(() => [...document.querySelectorAll('#moves .mv')].filter((e) => e.textContent !== '…').length >= 3);
@@ -152,13 +159,7 @@ await check('one person plays the computer', async () => {
 });
 
 await check('the computer says when it plays from its opening book', async () => {
-  const dave = await newPage();
-  await dave.goto(base + '/');
-  await dave.check('input[name=opponent][value=computer]');
-  await dave.selectOption('select[name=level]', '9');
-  await dave.selectOption('select[name=color]', 'white');
-  await dave.click('#create-form button[type=submit]');
-  await dave.waitForURL(/\/g\/[a-z0-9]+$/);
+  const dave = await gameAgainstTheComputer('9');
   // Level 9 opens English from its book at once.
   await dave.waitForFunction(() => /from its opening book/.test(document.querySelector('#status')?.textContent || ''));
   const title = await dave.getAttribute('#moves .mv.last', 'title');
