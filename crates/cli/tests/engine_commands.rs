@@ -87,6 +87,34 @@ fn analyse_prints_info_lines_then_the_best_move() {
     }
 }
 
+/// `--multipv 3`: each depth prints three lines tagged `multipv 1..3` after the depth, with
+/// three different first moves, best first; without the option no line carries the tag.
+#[test]
+fn analyse_ranks_several_lines() {
+    let out = checkers(&["analyse", "--variant", "english", "--depth", "8", "--multipv", "3"]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    let infos: Vec<Vec<&str>> =
+        text.lines().filter(|l| l.starts_with("info")).map(|l| l.split_whitespace().collect()).collect();
+    assert_eq!(infos.len(), 8 * 3, "{text}");
+    for (i, depth) in infos.chunks(3).enumerate() {
+        let ranks: Vec<&str> = depth.iter().map(|w| w[4]).collect();
+        assert_eq!(ranks, ["1", "2", "3"], "{text}");
+        assert!(depth.iter().all(|w| w[..4] == ["info", "depth", &(i + 1).to_string(), "multipv"]), "{text}");
+        let scores: Vec<i32> = depth.iter().map(|w| w[6].parse().unwrap()).collect();
+        assert!(scores.windows(2).all(|s| s[0] >= s[1]), "{text}");
+        let firsts: std::collections::HashSet<&str> = depth.iter().map(|w| w[12]).collect();
+        assert_eq!(firsts.len(), 3, "{text}");
+    }
+    let best = text.lines().last().unwrap().strip_prefix("bestmove ").unwrap();
+    assert_eq!(infos[infos.len() - 3][12], best, "the first line's move is played");
+    assert!(!stdout(&checkers(&["analyse", "--depth", "3"])).contains("multipv"));
+    for bad in [["--multipv", "0"], ["--multipv", "65"]] {
+        assert_eq!(checkers(&["analyse", "--depth", "3", bad[0], bad[1]]).status.code(), Some(2), "{bad:?}");
+    }
+    assert_eq!(checkers(&["analyse", "--level", "3", "--multipv", "2"]).status.code(), Some(2));
+}
+
 #[test]
 fn analyse_of_a_forced_or_lost_position() {
     // One legal move: played at once, still with an info line.

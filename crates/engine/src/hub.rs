@@ -406,6 +406,7 @@ impl SearchJob {
         if result.depth == 0 && result.best_move.is_some() {
             // Played without an iteration (a forced move): still say what it is worth.
             emit(self.info_line(&SearchInfo {
+                line: 1,
                 depth: 0,
                 seldepth: 0,
                 score: result.score,

@@ -259,6 +259,7 @@ impl Level {
             noise_seed: seed,
             no_endgame_database: s.depth.is_some(),
             tables_only: self.tables_only(position.variant()),
+            ..SearchConfig::default()
         };
         let mut result = engine.search_with(position, history, &self.limits(), stop, config, on_info);
         if s.second_best_percent == 0 || stop.is_stopped() || result.depth == 0 {

@@ -47,8 +47,11 @@ fn piece_count(position: &Position) -> u32 {
 }
 
 /// How a search is bent away from the full engine (the levels use this).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct SearchConfig {
+    /// How many of the root's best moves each iteration ranks, each with its own score and
+    /// line (multi-PV: analysis); 1 for play.
+    pub lines: usize,
     /// Half-width of the deterministic noise added to every evaluation.
     pub eval_noise: i32,
     pub noise_seed: u64,
@@ -57,6 +60,18 @@ pub(crate) struct SearchConfig {
     /// Evaluates by the fitted tables even where the variant has a network (the Russian
     /// levels below 9, so that each level stays clearly above the one below it).
     pub tables_only: bool,
+}
+
+impl Default for SearchConfig {
+    fn default() -> SearchConfig {
+        SearchConfig {
+            lines: 1,
+            eval_noise: 0,
+            noise_seed: 0,
+            no_endgame_database: false,
+            tables_only: false,
+        }
+    }
 }
 
 /// What the search keeps for one ply of the path: one record, so a node's data sits together
@@ -126,6 +141,8 @@ pub(crate) struct Shared<'a> {
 /// A finished iteration.
 #[derive(Clone, Debug)]
 pub(crate) struct Iteration {
+    /// Which of the iteration's ranked root moves this is: 1 for the best.
+    pub line: u32,
     pub depth: u32,
     pub seldepth: u32,
     pub score: i32,
@@ -238,6 +255,9 @@ pub(crate) struct Searcher<'a> {
     seldepth: usize,
     /// The best root move of the current iteration, once one has been confirmed.
     root_best: Option<(Move, i32)>,
+    /// Root moves left out of the search: the caller's (see [`Searcher::skip_root_moves`]),
+    /// then the better lines an iteration has already ranked (multi-PV).
+    root_skip: Vec<Move>,
     /// The endgame database, unless the search is told to play without it.
     endgame: Option<&'static Database>,
     /// The most pieces a position the database holds can have (0 without one), kept beside
@@ -282,6 +302,7 @@ impl<'a> Searcher<'a> {
             variant,
             seldepth: 0,
             root_best: None,
+            root_skip: Vec::new(),
             endgame_pieces: endgame.map_or(0, |db| db.max_pieces()),
             endgame,
             endgame_wins,
@@ -304,34 +325,54 @@ impl<'a> Searcher<'a> {
         }
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let mut best: Option<Iteration> = None;
+        // Helpers only fill the table: ranking the root's moves is the main thread's work.
+        let lines = if self.main { self.config.lines.max(1) } else { 1 };
+        // Each line's score in the last finished iteration, its next aspiration window.
+        let mut previous: Vec<i32> = Vec::new();
+        let skipped_by_caller = self.root_skip.len();
         let mut depth = 1 + depth_offset;
-        while depth <= max_depth {
-            self.root_best = None;
-            self.seldepth = 0;
-            let previous = best.as_ref().map(|b| b.score);
-            let score = self.aspiration(root, depth as i32, previous);
-            if self.aborted {
-                // Keep a root move the unfinished iteration has already proved better.
-                if let (Some((mv, s)), Some(b)) = (self.root_best, best.as_mut()) {
-                    if mv != b.pv[0] && s > b.score {
-                        b.pv = vec![mv];
-                        b.score = s;
+        'deepening: while depth <= max_depth {
+            let mut ranked: Vec<Iteration> = Vec::with_capacity(lines);
+            self.root_skip.truncate(skipped_by_caller);
+            for line in 1..=lines as u32 {
+                self.root_best = None;
+                self.seldepth = 0;
+                let score = self.aspiration(root, depth as i32, previous.get(line as usize - 1).copied());
+                if self.aborted {
+                    if line == 1 {
+                        self.keep_partial_iteration(&mut best, depth);
+                    } else {
+                        // The best line of this depth is finished: it is worth more than the
+                        // last depth's.
+                        best = ranked.into_iter().next();
                     }
-                } else if let (Some((mv, s)), None) = (self.root_best, best.as_ref()) {
-                    best = Some(Iteration { depth, seldepth: self.seldepth as u32, score: s, pv: vec![mv] });
+                    break 'deepening;
                 }
+                let pv = self.data.plies[0].pv.clone();
+                if pv.is_empty() {
+                    break; // no legal move at the root, or none left to rank
+                }
+                self.root_skip.push(pv[0]);
+                ranked.push(Iteration { line, depth, seldepth: self.seldepth as u32, score, pv });
+            }
+            self.root_skip.truncate(skipped_by_caller);
+            if ranked.is_empty() {
                 break;
             }
-            let pv = self.data.plies[0].pv.clone();
-            if pv.is_empty() {
-                break; // no legal move at the root
+            // A later line can come out above an earlier one (its search saw more): rank by
+            // score, and play the first.
+            ranked.sort_by_key(|it| std::cmp::Reverse(it.score));
+            for (i, it) in ranked.iter_mut().enumerate() {
+                it.line = i as u32 + 1;
             }
-            let it = Iteration { depth, seldepth: self.seldepth as u32, score, pv };
             if self.main {
                 self.flush_nodes();
-                report(&it, self.shared.nodes.load(Ordering::Relaxed));
+                let nodes = self.shared.nodes.load(Ordering::Relaxed);
+                ranked.iter().for_each(|it| report(it, nodes));
             }
-            best = Some(it);
+            previous = ranked.iter().map(|it| it.score).collect();
+            let score = ranked[0].score;
+            best = ranked.into_iter().next();
             if !limits.infinite {
                 if let Some(soft) = plan.soft {
                     if Instant::now() >= soft {
@@ -347,6 +388,32 @@ impl<'a> Searcher<'a> {
         }
         self.flush_nodes();
         best
+    }
+
+    /// Leaves these root moves out of every iteration, as if the root did not have them.
+    pub fn skip_root_moves(&mut self, moves: &[Move]) {
+        self.root_skip = moves.to_vec();
+    }
+
+    /// Stopped in the first line of an iteration: keeps a root move it has already proved
+    /// better than the last finished iteration's, or, with none finished, the one it has.
+    fn keep_partial_iteration(&self, best: &mut Option<Iteration>, depth: u32) {
+        match (self.root_best, best.as_mut()) {
+            (Some((mv, s)), Some(b)) if mv != b.pv[0] && s > b.score => {
+                b.pv = vec![mv];
+                b.score = s;
+            }
+            (Some((mv, s)), None) => {
+                *best = Some(Iteration {
+                    line: 1,
+                    depth,
+                    seldepth: self.seldepth as u32,
+                    score: s,
+                    pv: vec![mv],
+                });
+            }
+            _ => {}
+        }
     }
 
     fn aspiration(&mut self, root: &Position, depth: i32, previous: Option<i32>) -> i32 {
@@ -572,12 +639,17 @@ impl<'a> Searcher<'a> {
         // (internal iterative reduction): its result mostly serves to find that move.
         let depth = if hash_move.is_none() && depth >= 4 { depth - 1 } else { depth };
         position.generate_moves(&mut self.data.plies[ply].moves);
+        // Forced moves cost nothing to look past (a root move searched alone is not forced).
+        let extension = i32::from(self.data.plies[ply].moves.len() == 1 && ply < MAX_PLY / 2);
+        let skipping = ply == 0 && !self.root_skip.is_empty();
+        if skipping {
+            let skip = &self.root_skip;
+            self.data.plies[0].moves.retain(|m| !skip.contains(m));
+        }
         let n = self.data.plies[ply].moves.len();
         if n == 0 {
             return -Score::WIN + ply as i32;
         }
-        // Forced moves cost nothing to look past.
-        let extension = i32::from(n == 1 && ply < MAX_PLY / 2);
         let keys_known = depth > TT_MIN_DEPTH;
         if keys_known {
             // The children will probe the table: start fetching their entries now, so the
@@ -732,7 +804,8 @@ impl<'a> Searcher<'a> {
             let generated = generated_index(here.order[best_index]);
             move_key(&here.moves[generated], generated)
         });
-        if use_table {
+        // A root searched without its best moves is not the root's value.
+        if use_table && !skipping {
             self.shared.tt.store(key, to_tt(best_score, ply), depth, bound, best_key);
         }
         best_score

@@ -43,6 +43,61 @@ fn finds_the_sacrifice_that_clears_the_board() {
     }
 }
 
+/// Several lines: every depth ranks distinct root moves, best first, as many as asked or as
+/// the position has; the move played is the first line's.
+#[test]
+fn several_lines_rank_distinct_moves_best_first() {
+    let cases = [
+        // The clearing sacrifice above: 22-18 wins at once, every other move does not.
+        ("W:W22,25,27,29,32:B14,15", 3, Some("22-18")),
+        // Two moves only (32-27, 32-28), five lines asked.
+        ("W:W32:B1", 5, None),
+    ];
+    for (fen, asked, winner) in cases {
+        let p = position(Variant::English, fen);
+        let mut infos = Vec::new();
+        let r = engine().search_lines(&p, &[], &Limits::depth(6), &StopHandle::new(), asked, &mut |i| {
+            infos.push(i.clone())
+        });
+        let lines = asked.min(p.legal_moves().len());
+        // A proven win ends the deepening early.
+        let deepest = infos.iter().map(|i| i.depth).max().expect("an iteration");
+        for depth in 1..=deepest {
+            let at: Vec<_> = infos.iter().filter(|i| i.depth == depth).collect();
+            assert_eq!(at.iter().map(|i| i.line).collect::<Vec<_>>(), (1..=lines as u32).collect::<Vec<_>>());
+            let firsts: std::collections::HashSet<_> = at.iter().map(|i| i.pv[0]).collect();
+            assert_eq!(firsts.len(), lines, "{fen} depth {depth}: distinct moves");
+            assert!(at.windows(2).all(|w| w[0].score >= w[1].score), "{fen} depth {depth}: best first");
+            assert!(at.iter().all(|i| p.is_legal(&i.pv[0])));
+        }
+        let last = infos.iter().rfind(|i| i.line == 1).expect("a first line");
+        assert_eq!(r.best_move, Some(last.pv[0]));
+        assert_eq!(r.score, last.score);
+        if let Some(winner) = winner {
+            assert_eq!(r.best_move.map(|m| m.to_pdn(&p, SquareNotation::Numeric)).as_deref(), Some(winner));
+            assert_eq!(r.score, Score::win_in(3));
+            assert!(infos.iter().filter(|i| i.line > 1).all(|i| i.score < Score::win_in(3)));
+        }
+    }
+}
+
+/// One move searched alone is the move searched, whatever stops the search, and is scored as
+/// that move: the winning sacrifice wins, the others do not.
+#[test]
+fn a_move_searched_alone_is_scored_as_that_move() {
+    let p = position(Variant::English, "W:W22,25,27,29,32:B14,15");
+    for mv in p.legal_moves().iter() {
+        for limits in [Limits::depth(6), Limits::nodes(1)] {
+            let r = engine().search_move(&p, &[], mv, &limits, &StopHandle::new());
+            assert_eq!(r.best_move, Some(*mv), "{limits:?}");
+            assert_eq!(r.pv.first(), Some(mv));
+        }
+        let score = engine().search_move(&p, &[], mv, &Limits::depth(6), &StopHandle::new()).score;
+        let sacrifice = mv.to_pdn(&p, SquareNotation::Numeric) == "22-18";
+        assert_eq!(score == Score::win_in(3), sacrifice, "{}", mv.to_pdn(&p, SquareNotation::Numeric));
+    }
+}
+
 /// A side with no legal move has lost: no move, and the score says so.
 #[test]
 fn a_side_with_no_moves_has_lost() {

@@ -79,6 +79,11 @@ impl MoveList {
     pub(crate) fn push(&mut self, mv: Move) {
         self.moves.push(mv);
     }
+    /// Keeps only the moves `keep` accepts, in their order (a search told to leave some
+    /// moves out).
+    pub fn retain(&mut self, keep: impl FnMut(&Move) -> bool) {
+        self.moves.retain(keep);
+    }
     /// Adds a capture unless an equal move (same from, to, captured set, crowning) is there.
     #[inline]
     pub(crate) fn push_capture_unique(&mut self, mv: Move) {

@@ -1,6 +1,7 @@
 //! `checkers analyse`: searches a position and prints the engine's thinking, one line per
 //! finished iteration (`info depth D score S nodes N nps X pv ...`), then `bestmove M`.
-//! Moves are in PDN long form.
+//! Moves are in PDN long form. With `--multipv N` each iteration prints its N best moves,
+//! best first, each line tagged `multipv K` after the depth.
 
 use std::time::Duration;
 
@@ -37,7 +38,14 @@ pub struct Args {
     /// Search threads.
     #[arg(long, default_value_t = 1)]
     threads: usize,
+    /// Rank this many best moves at every depth, each with its score and line (each line
+    /// is a search of its own, so more lines take longer to reach a depth).
+    #[arg(long, default_value_t = 1, conflicts_with = "level")]
+    multipv: usize,
 }
+
+/// More lines than a position has moves are simply the moves it has; this bounds the work.
+const MAX_LINES: usize = 64;
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     if args.depth.is_some_and(|d| !(1..=100).contains(&d)) {
@@ -53,6 +61,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if !(1..=256).contains(&args.threads) {
         bail!("--threads must be between 1 and 256");
     }
+    if !(1..=MAX_LINES).contains(&args.multipv) {
+        bail!("--multipv must be between 1 and {MAX_LINES}");
+    }
     let level = match args.level {
         None => None,
         Some(n) => match Level::new(n) {
@@ -63,10 +74,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let position = args.position.position()?;
     let mut engine = Engine::new(EngineOptions { hash_mb: args.hash, threads: args.threads });
     let stop = StopHandle::new();
+    let ranked =
+        |info: &SearchInfo| if args.multipv > 1 { format!(" multipv {}", info.line) } else { String::new() };
     let mut print_info = |info: &SearchInfo| {
         println!(
-            "info depth {} score {} nodes {} nps {} pv {}",
+            "info depth {}{} score {} nodes {} nps {} pv {}",
             info.depth,
+            ranked(info),
             info.score,
             info.nodes,
             info.nps(),
@@ -81,7 +95,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 (None, Some(n)) => Limits::nodes(n),
                 (None, None) => Limits::movetime(Duration::from_millis(args.movetime.unwrap_or(1000))),
             };
-            engine.search(&position, &[], &limits, &stop, &mut print_info)
+            engine.search_lines(&position, &[], &limits, &stop, args.multipv, &mut print_info)
         }
     };
     match result.best_move {
