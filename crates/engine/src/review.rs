@@ -1,7 +1,6 @@
 //! Game review: each move of a game judged against the engine's own choice, by a search of
-//! the position it was played in and, when the move is another than the engine's, a search of
-//! that move alone to the same depth; called a mistake or a blunder when it gives away much of
-//! what the position held.
+//! the position before it and one of the position after it, and called a mistake or a blunder
+//! when it gives away much of what the position held.
 
 use checkers_rules::{Color, Move, Position, SquareNotation};
 
@@ -123,9 +122,8 @@ pub fn score_text(score: Score) -> String {
 }
 
 /// Reviews `moves` played from `start` (each must be legal where it falls; the review stops
-/// at the first that is not), searching the position before every move under `limits` with one
-/// engine, whose table carries from one position to the next. `on_move` hears how many moves
-/// are done.
+/// at the first that is not), searching every position under `limits` with one engine, whose
+/// table carries from one position to the next. `on_move` hears how many positions are done.
 /// With one thread and a node limit, the same game gives the same review.
 pub fn review_game(
     engine: &mut Engine,
@@ -141,33 +139,33 @@ pub fn review_game(
     }
     engine.new_game();
     let stop = StopHandle::new();
-    let mut reviews = Vec::with_capacity(positions.len() - 1);
-    for (i, (&played, before)) in moves.iter().zip(&positions[..positions.len() - 1]).enumerate() {
-        let history = &positions[..i];
-        let judged = judge_position(engine, before, history, limits, &stop);
-        // A move was played here, so the position has legal moves and the search named one.
-        let best = judged.best.unwrap_or(played);
-        let (score, loss) = if played == best {
-            (judged.score, 0)
-        } else {
-            // The move played, searched alone to the depth the engine's choice was searched
-            // to: both scores come from the same depth, so neither has a ply the other lacks.
-            let same_depth = Limits { depth: Some(judged.depth.max(1)), ..*limits };
-            let score = engine.search_move(before, history, &played, &same_depth, &stop).score;
-            (score, loss(judged.score, score))
-        };
-        reviews.push(MoveReview {
-            played,
-            mover: before.turn(),
-            best,
-            best_score: judged.score,
-            score,
-            loss,
-            verdict: verdict_of(loss),
-        });
+    // Each position's best move and score for its side to move.
+    let mut searched = Vec::with_capacity(positions.len());
+    for (i, position) in positions.iter().enumerate() {
+        searched.push(judge_position(engine, position, &positions[..i], limits, &stop));
         on_move(i + 1);
     }
-    reviews
+    moves
+        .iter()
+        .zip(searched.windows(2))
+        .zip(&positions)
+        .map(|((&played, pair), before)| {
+            let (best, best_score) = pair[0];
+            // A move was played here, so the position has legal moves and the search named one.
+            let best = best.unwrap_or(played);
+            let score = -pair[1].1;
+            let loss = if played == best { 0 } else { loss(best_score, score) };
+            MoveReview {
+                played,
+                mover: before.turn(),
+                best,
+                best_score,
+                score,
+                loss,
+                verdict: verdict_of(loss),
+            }
+        })
+        .collect()
 }
 
 /// Forced moves followed before a search, at most.
@@ -182,7 +180,7 @@ fn judge_position(
     history: &[Position],
     limits: &Limits,
     stop: &StopHandle,
-) -> Judged {
+) -> (Option<Move>, Score) {
     let mut line = history.to_vec();
     let mut current = *position;
     let mut forced = Vec::new();
@@ -202,15 +200,7 @@ fn judge_position(
         Some(n) => Score::loss_in(n + plies),
         None => score,
     };
-    Judged { best: forced.first().copied().or(result.best_move), score, depth: result.depth }
-}
-
-/// What a search makes of a position: its best move (none when it has no legal move), its
-/// score for the side to move, and the depth the search finished.
-struct Judged {
-    best: Option<Move>,
-    score: Score,
-    depth: u32,
+    (forced.first().copied().or(result.best_move), score)
 }
 
 /// What a position holds for the side to move, as far as a review tells apart.
@@ -290,7 +280,7 @@ mod tests {
         let limits = Limits::nodes(50_000);
         let mut done = 0;
         let reviewed = review_game(&mut engine, &position, &[blunder], &limits, &mut |n| done = n);
-        assert_eq!(done, 1, "one move reviewed");
+        assert_eq!(done, 2, "both positions searched");
         let review = &reviewed[0];
         assert_eq!(review.verdict, Verdict::Blunder, "{review:?}");
         assert!(review.best_score.value() - review.score.value() >= BLUNDER, "{review:?}");
@@ -301,7 +291,6 @@ mod tests {
         assert_eq!(again, reviewed, "the same review every time");
         let best = review_game(&mut engine, &position, &[review.best], &limits, &mut |_| {});
         assert_eq!(best[0].verdict, Verdict::Good);
-        assert_eq!(best[0].score, best[0].best_score, "the engine's choice keeps the position's score");
     }
 
     #[test]
@@ -314,8 +303,7 @@ mod tests {
         }
         let mut engine = Engine::new(EngineOptions { hash_mb: 4, threads: 1 });
         let limits = Limits::nodes(20_000);
-        let Judged { best: forced, score, .. } =
-            judge_position(&mut engine, &game.position(), &[], &limits, &StopHandle::new());
+        let (forced, score) = judge_position(&mut engine, &game.position(), &[], &limits, &StopHandle::new());
         let capture = game.position().legal_moves()[0];
         assert_eq!(forced, Some(capture));
         let after = game.position().play_unchecked(&capture);

@@ -77,8 +77,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
     }
     let unreadable = chosen.len() - readable.len();
-    let moves: usize = readable.iter().map(|(_, g)| g.moves().len()).sum();
-    let bar = progress_bar(moves);
+    let positions: usize = readable.iter().map(|(_, g)| g.moves().len() + 1).sum();
+    let bar = progress_bar(positions);
     let jobs = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
@@ -132,13 +132,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn progress_bar(moves: usize) -> ProgressBar {
+fn progress_bar(positions: usize) -> ProgressBar {
     if !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
-    let bar = ProgressBar::new(moves as u64);
+    let bar = ProgressBar::new(positions as u64);
     bar.set_style(
-        ProgressStyle::with_template("review {wide_bar} {pos}/{len} moves, {elapsed}, about {eta} left")
+        ProgressStyle::with_template("review {wide_bar} {pos}/{len} positions, {elapsed}, about {eta} left")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     bar.enable_steady_tick(Duration::from_millis(250));
