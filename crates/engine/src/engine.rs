@@ -186,22 +186,6 @@ impl Engine {
         Score::centipawns(evaluate(position))
     }
 
-    /// Searches `mv` alone at the root, as a search to `limits` would search it among the
-    /// others: its score, and the line the opponent answers with (a game review weighs a
-    /// played move against the best this way, both searched to the same depth). `mv` must be
-    /// legal in `position`.
-    pub fn search_move(
-        &mut self,
-        position: &Position,
-        history: &[Position],
-        mv: &Move,
-        limits: &Limits,
-        stop: &StopHandle,
-    ) -> SearchResult {
-        let others: Vec<Move> = position.legal_moves().iter().filter(|m| *m != mv).copied().collect();
-        self.search_skipping(position, history, limits, stop, SearchConfig::default(), &others, &mut |_| {})
-    }
-
     pub(crate) fn search_with(
         &mut self,
         position: &Position,
@@ -209,21 +193,6 @@ impl Engine {
         limits: &Limits,
         stop: &StopHandle,
         config: SearchConfig,
-        on_info: &mut dyn FnMut(&SearchInfo),
-    ) -> SearchResult {
-        self.search_skipping(position, history, limits, stop, config, &[], on_info)
-    }
-
-    /// The search, leaving the root moves in `skip` out (at least one legal move must stay).
-    #[allow(clippy::too_many_arguments)]
-    fn search_skipping(
-        &mut self,
-        position: &Position,
-        history: &[Position],
-        limits: &Limits,
-        stop: &StopHandle,
-        config: SearchConfig,
-        skip: &[Move],
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
         if !config.no_endgame_database {
@@ -283,13 +252,11 @@ impl Engine {
                 let shared = &shared;
                 scope.spawn(move || {
                     let mut searcher = Searcher::new(shared, data, config, false, position, history);
-                    searcher.skip_root_moves(skip);
                     let helper_limits = Limits { infinite: true, nodes: None, ..*limits };
                     searcher.iterate(position, &helper_limits, (i as u32 + 1) % 2, &mut |_, _| {});
                 });
             }
             let mut searcher = Searcher::new(&shared, main_data, config, true, position, history);
-            searcher.skip_root_moves(skip);
             let best = searcher.iterate(position, limits, 0, &mut report);
             done.store(true, Ordering::Relaxed);
             best
@@ -298,24 +265,19 @@ impl Engine {
         let elapsed = started.elapsed();
         let total_nodes = nodes.load(Ordering::Relaxed);
         match best {
-            Some(it) if it.pv.first().is_some_and(|m| legal.iter().any(|l| l == m) && !skip.contains(m)) => {
-                SearchResult {
-                    best_move: Some(it.pv[0]),
-                    score: Score(it.score),
-                    depth: it.depth,
-                    seldepth: it.seldepth,
-                    nodes: total_nodes,
-                    elapsed,
-                    pv: it.pv,
-                }
-            }
+            Some(it) if it.pv.first().is_some_and(|m| legal.iter().any(|l| l == m)) => SearchResult {
+                best_move: Some(it.pv[0]),
+                score: Score(it.score),
+                depth: it.depth,
+                seldepth: it.seldepth,
+                nodes: total_nodes,
+                elapsed,
+                pv: it.pv,
+            },
             // Stopped before the first iteration finished: a legal move, the table's choice
             // if it has one.
             _ => {
-                let mut playable = legal.clone();
-                playable.retain(|m| !skip.contains(m));
-                let first = playable.as_slice().first().copied().unwrap_or(legal[0]);
-                let mv = self.table_move(position, &playable).unwrap_or(first);
+                let mv = self.table_move(position, &legal).unwrap_or(legal[0]);
                 SearchResult {
                     best_move: Some(mv),
                     score: -Engine::evaluate(&position.play_unchecked(&mv)),

@@ -255,8 +255,8 @@ pub(crate) struct Searcher<'a> {
     seldepth: usize,
     /// The best root move of the current iteration, once one has been confirmed.
     root_best: Option<(Move, i32)>,
-    /// Root moves left out of the search: the caller's (see [`Searcher::skip_root_moves`]),
-    /// then the better lines an iteration has already ranked (multi-PV).
+    /// Root moves left out of the search: the better lines the iteration has already ranked
+    /// (multi-PV).
     root_skip: Vec<Move>,
     /// The endgame database, unless the search is told to play without it.
     endgame: Option<&'static Database>,
@@ -329,11 +329,10 @@ impl<'a> Searcher<'a> {
         let lines = if self.main { self.config.lines.max(1) } else { 1 };
         // Each line's score in the last finished iteration, its next aspiration window.
         let mut previous: Vec<i32> = Vec::new();
-        let skipped_by_caller = self.root_skip.len();
         let mut depth = 1 + depth_offset;
         'deepening: while depth <= max_depth {
             let mut ranked: Vec<Iteration> = Vec::with_capacity(lines);
-            self.root_skip.truncate(skipped_by_caller);
+            self.root_skip.clear();
             for line in 1..=lines as u32 {
                 self.root_best = None;
                 self.seldepth = 0;
@@ -355,7 +354,7 @@ impl<'a> Searcher<'a> {
                 self.root_skip.push(pv[0]);
                 ranked.push(Iteration { line, depth, seldepth: self.seldepth as u32, score, pv });
             }
-            self.root_skip.truncate(skipped_by_caller);
+            self.root_skip.clear();
             if ranked.is_empty() {
                 break;
             }
@@ -388,11 +387,6 @@ impl<'a> Searcher<'a> {
         }
         self.flush_nodes();
         best
-    }
-
-    /// Leaves these root moves out of every iteration, as if the root did not have them.
-    pub fn skip_root_moves(&mut self, moves: &[Move]) {
-        self.root_skip = moves.to_vec();
     }
 
     /// Stopped in the first line of an iteration: keeps a root move it has already proved
@@ -639,7 +633,7 @@ impl<'a> Searcher<'a> {
         // (internal iterative reduction): its result mostly serves to find that move.
         let depth = if hash_move.is_none() && depth >= 4 { depth - 1 } else { depth };
         position.generate_moves(&mut self.data.plies[ply].moves);
-        // Forced moves cost nothing to look past (a root move searched alone is not forced).
+        // Forced moves cost nothing to look past (a root's last unranked move is not forced).
         let extension = i32::from(self.data.plies[ply].moves.len() == 1 && ply < MAX_PLY / 2);
         let skipping = ply == 0 && !self.root_skip.is_empty();
         if skipping {

@@ -81,23 +81,6 @@ fn several_lines_rank_distinct_moves_best_first() {
     }
 }
 
-/// One move searched alone is the move searched, whatever stops the search, and is scored as
-/// that move: the winning sacrifice wins, the others do not.
-#[test]
-fn a_move_searched_alone_is_scored_as_that_move() {
-    let p = position(Variant::English, "W:W22,25,27,29,32:B14,15");
-    for mv in p.legal_moves().iter() {
-        for limits in [Limits::depth(6), Limits::nodes(1)] {
-            let r = engine().search_move(&p, &[], mv, &limits, &StopHandle::new());
-            assert_eq!(r.best_move, Some(*mv), "{limits:?}");
-            assert_eq!(r.pv.first(), Some(mv));
-        }
-        let score = engine().search_move(&p, &[], mv, &Limits::depth(6), &StopHandle::new()).score;
-        let sacrifice = mv.to_pdn(&p, SquareNotation::Numeric) == "22-18";
-        assert_eq!(score == Score::win_in(3), sacrifice, "{}", mv.to_pdn(&p, SquareNotation::Numeric));
-    }
-}
-
 /// A side with no legal move has lost: no move, and the score says so.
 #[test]
 fn a_side_with_no_moves_has_lost() {
