@@ -147,6 +147,19 @@ fn every_limit_gives_a_legal_move() {
         // Stopped before it starts, even with no other limit.
         let r = e.search(&p, &[], &Limits::infinite(), &stopped, &mut |_| {});
         assert!(p.is_legal(&r.best_move.expect("a move")));
+        // Several lines, stopped anywhere in an iteration's ranking: a legal move all the
+        // same, and no move ranked twice at a depth.
+        for limits in [Limits::nodes(1), Limits::nodes(500), Limits::nodes(3_000), Limits::depth(4)] {
+            let mut infos = Vec::new();
+            let r = e.search_lines(&p, &[], &limits, &StopHandle::new(), 4, &mut |i| infos.push(i.clone()));
+            assert!(p.is_legal(&r.best_move.expect("a legal move exists")), "{p:?} {limits:?}");
+            for depth in infos.iter().map(|i| i.depth) {
+                let firsts: Vec<_> = infos.iter().filter(|i| i.depth == depth).map(|i| i.pv[0]).collect();
+                assert!(firsts.iter().all(|m| p.is_legal(m)), "{p:?} {limits:?}");
+                let distinct: std::collections::HashSet<_> = firsts.iter().collect();
+                assert_eq!(distinct.len(), firsts.len(), "{p:?} {limits:?}");
+            }
+        }
     }
 }
 
