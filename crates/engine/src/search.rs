@@ -389,6 +389,15 @@ impl<'a> Searcher<'a> {
         best
     }
 
+    /// Takes the moves the iteration has already ranked out of the root's list (multi-PV;
+    /// once an iteration a line, so kept out of the node's own code).
+    #[cold]
+    #[inline(never)]
+    fn leave_out_ranked_root_moves(&mut self) {
+        let skip = &self.root_skip;
+        self.data.plies[0].moves.retain(|m| !skip.contains(m));
+    }
+
     /// Stopped in the first line of an iteration: keeps a root move it has already proved
     /// better than the last finished iteration's, or, with none finished, the one it has.
     fn keep_partial_iteration(&self, best: &mut Option<Iteration>, depth: u32) {
@@ -633,17 +642,17 @@ impl<'a> Searcher<'a> {
         // (internal iterative reduction): its result mostly serves to find that move.
         let depth = if hash_move.is_none() && depth >= 4 { depth - 1 } else { depth };
         position.generate_moves(&mut self.data.plies[ply].moves);
-        // Forced moves cost nothing to look past (a root's last unranked move is not forced).
-        let extension = i32::from(self.data.plies[ply].moves.len() == 1 && ply < MAX_PLY / 2);
-        let skipping = ply == 0 && !self.root_skip.is_empty();
-        if skipping {
-            let skip = &self.root_skip;
-            self.data.plies[0].moves.retain(|m| !skip.contains(m));
+        if ply == 0 && !self.root_skip.is_empty() {
+            self.leave_out_ranked_root_moves();
         }
         let n = self.data.plies[ply].moves.len();
         if n == 0 {
             return -Score::WIN + ply as i32;
         }
+        // Forced moves cost nothing to look past. Not at the root: a root with one legal move
+        // is played without a search, and the last move a multi-PV iteration ranks is not
+        // forced.
+        let extension = i32::from(n == 1 && (1..MAX_PLY / 2).contains(&ply));
         let keys_known = depth > TT_MIN_DEPTH;
         if keys_known {
             // The children will probe the table: start fetching their entries now, so the
@@ -799,7 +808,7 @@ impl<'a> Searcher<'a> {
             move_key(&here.moves[generated], generated)
         });
         // A root searched without its best moves is not the root's value.
-        if use_table && !skipping {
+        if use_table && (ply > 0 || self.root_skip.is_empty()) {
             self.shared.tt.store(key, to_tt(best_score, ply), depth, bound, best_key);
         }
         best_score
