@@ -88,6 +88,8 @@ const app = {
   review: null,      // the engine's review of a finished game: { game, data } once fetched
   reviewing: false,  // a review is being fetched
   viewPly: null,     // in a reviewed game, the move whose position the board shows (-1: the start)
+  lines: null,       // the engine's best lines in a reviewed game's positions, fetched as shown:
+                     // { game, byPly: { ply: data | 'pending' | 'failed' } }
 };
 
 function route() {
@@ -665,8 +667,51 @@ function renderGame() {
   const judged = reviewed && app.viewPly !== null && app.viewPly >= 0 ? reviewed.moves[app.viewPly] : null;
   viewed.hidden = !(reviewed && app.viewPly !== null);
   viewed.textContent = judged ? 'After ' + judged.text + ': ' + judged.comment + '.' : 'The start position.';
+  renderLines(s, reviewed);
 
   renderMoves(s);
+}
+
+// The engine's three best moves in the position a reviewed game is stepped to, each with
+// its score and line (asked of the server once per position).
+function renderLines(s, reviewed) {
+  const list = document.getElementById('review-lines');
+  list.replaceChildren();
+  list.hidden = !(reviewed && app.viewPly !== null);
+  if (list.hidden) return;
+  const ply = app.viewPly + 1;  // moves played before the position shown
+  if (!app.lines || app.lines.game !== s.id) app.lines = { game: s.id, byPly: {} };
+  const known = app.lines.byPly[ply];
+  if (known === undefined) fetchLines(s.id, ply);
+  const note = (text) => {
+    const li = document.createElement('li');
+    li.className = 'note';
+    li.textContent = text;
+    list.append(li);
+  };
+  if (known === undefined || known === 'pending') return note('The engine is looking at this position…');
+  if (known === 'failed') return note('The engine’s lines are not available just now.');
+  if (known.lines.length === 0) return note('No move here: the game is over.');
+  for (const line of known.lines) {
+    const li = document.createElement('li');
+    const move = document.createElement('b');
+    move.textContent = line.move;
+    // The first ten plies: enough to see the idea, short enough to read at a glance.
+    const plies = line.line.split(' ');
+    const shown = plies.slice(0, 10).join(' ') + (plies.length > 10 ? ' …' : '');
+    li.append(move, ' ' + line.score + ': ' + shown);
+    list.append(li);
+  }
+}
+
+function fetchLines(id, ply) {
+  app.lines.byPly[ply] = 'pending';
+  const settle = (value) => { if (app.lines && app.lines.game === id) app.lines.byPly[ply] = value; };
+  fetch('/games/' + id + '/lines?ply=' + ply)
+    .then((r) => r.json().then((body) => { if (!r.ok) throw new Error(body.message || 'no lines'); return body; }))
+    .then(settle)
+    .catch(() => settle('failed'))
+    .finally(() => renderGame());
 }
 
 function plural(n, word) { return n + ' ' + word + (n === 1 ? '' : 's'); }

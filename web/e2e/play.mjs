@@ -130,6 +130,13 @@ await check('two people play a short game by clicking', async () => {
   await alice.keyboard.press('Home');
   if ((await alice.textContent('#review-move')) !== 'The start position.') throw new Error('Home does not show the start');
   if ((await alice.$$eval('#board .piece', (e) => e.length)) !== 24) throw new Error('the start has 24 pieces');
+  // The engine's three best moves from the start, each with its score and line.
+  await alice.waitForFunction(() => document.querySelectorAll('#review-lines li:not(.note)').length === 3);
+  const lines = await alice.$$eval('#review-lines li', (e) => e.map((li) => li.textContent));
+  const opening = /^(9-13|9-14|10-14|10-15|11-15|11-16|12-16) [+-]\d\.\d\d: \1 /;
+  if (!lines.every((l) => opening.test(l))) throw new Error('engine lines from the start: ' + JSON.stringify(lines));
+  if (new Set(lines.map((l) => l.split(' ')[0])).size !== 3) throw new Error('three different moves: ' + JSON.stringify(lines));
+  await alice.screenshot({ path: join(root, 'artifacts', 'e2e-review.png') });
   await alice.keyboard.press('End');
   await alice.waitForSelector('#review-move', { state: 'hidden' });
   if ((await alice.$$eval('#board .piece', (e) => e.length)) !== piecesAtEnd) throw new Error('End shows the game as it ended');

@@ -4,8 +4,10 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use checkers_engine::{review_game, Engine, EngineOptions, Level, Limits, MoveReview, StopHandle};
-use checkers_rules::{Color, Game, Move};
+use checkers_engine::{
+    review_game, Engine, EngineOptions, Level, Limits, MoveReview, SearchInfo, StopHandle,
+};
+use checkers_rules::{Color, Game, Move, Position};
 use tokio::sync::Semaphore;
 
 /// The clock the computer plays on, if the game has one.
@@ -92,6 +94,46 @@ impl ComputerPool {
     pub async fn review(&self, game: Game, nodes: u64) -> Option<Vec<MoveReview>> {
         self.with_engine(move |engine| {
             review_game(engine, &game.start(), game.moves(), &Limits::nodes(nodes), &mut |_| {})
+        })
+        .await
+    }
+
+    /// The engine's `count` best moves in `position` (reached through `history`), each with
+    /// its score and line, from a search of `nodes` (the same lines every time: the engine
+    /// starts afresh). Best first; one line when the move is forced, none when there is no
+    /// move. `None` if the pool is shut down.
+    pub async fn lines(
+        &self,
+        position: Position,
+        history: Vec<Position>,
+        nodes: u64,
+        count: usize,
+    ) -> Option<Vec<SearchInfo>> {
+        self.with_engine(move |engine| {
+            engine.new_game();
+            let mut infos: Vec<SearchInfo> = Vec::new();
+            let limits = Limits::nodes(nodes);
+            let result =
+                engine.search_lines(&position, &history, &limits, &StopHandle::new(), count, &mut |info| {
+                    infos.push(info.clone())
+                });
+            // The deepest iteration finished ranks all its lines (a stopped one reports none).
+            let deepest = infos.last().map_or(0, |i| i.depth);
+            infos.retain(|i| i.depth == deepest);
+            if infos.is_empty() {
+                if let Some(mv) = result.best_move {
+                    infos.push(SearchInfo {
+                        line: 1,
+                        depth: result.depth,
+                        seldepth: result.seldepth,
+                        score: result.score,
+                        nodes: result.nodes,
+                        elapsed: result.elapsed,
+                        pv: vec![mv],
+                    });
+                }
+            }
+            infos
         })
         .await
     }

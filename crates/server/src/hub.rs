@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
-use checkers_engine::{score_text, tally, MoveReview, Verdict};
+use checkers_engine::{line_text, score_text, tally, MoveReview, Verdict};
 use checkers_rules::{Color, Game, Move, PdnGame, Position, SquareNotation, Variant};
 use serde_json::{json, Value};
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
@@ -126,6 +126,12 @@ const NOTATION: SquareNotation = SquareNotation::Numeric;
 const REVIEW_NODES: u64 = 200_000;
 /// Reviews kept in memory; past this many, the memory starts again empty.
 const REVIEWS_KEPT: usize = 1_000;
+/// Nodes the engine searches for a finished game's position's best lines (about 0.05 s).
+const LINES_NODES: u64 = 300_000;
+/// How many of a position's best moves the lines show.
+const LINES_SHOWN: usize = 3;
+/// Positions' lines kept in memory; past this many, the memory starts again empty.
+const LINES_KEPT: usize = 10_000;
 
 /// A finished game's review, kept: as the page reads it, and each move's comment for the PDN
 /// download.
@@ -197,9 +203,9 @@ impl ReviewQueue {
 
     /// A place in the queue, or `busy` when it is full.
     fn try_place(&self) -> Result<tokio::sync::SemaphorePermit<'_>, ApiError> {
-        self.places
-            .try_acquire()
-            .map_err(|_| ApiError::new("busy", "the engine is reviewing other games: try again in a minute"))
+        self.places.try_acquire().map_err(|_| {
+            ApiError::new("busy", "the engine is busy with other reviews: try again in a minute")
+        })
     }
 }
 
@@ -231,6 +237,8 @@ pub struct Hub {
     games_list: watch::Sender<Arc<str>>,
     /// Reviews of finished games by id ([`Hub::review`]).
     reviews: Mutex<HashMap<String, Arc<Reviewed>>>,
+    /// The engine's lines in finished games' positions, by id and ply ([`Hub::lines`]).
+    lines: Mutex<HashMap<(String, usize), Arc<str>>>,
     review_queue: ReviewQueue,
 }
 
@@ -255,6 +263,7 @@ impl Hub {
             summaries_changed: AtomicBool::new(false),
             games_list,
             reviews: Mutex::new(HashMap::new()),
+            lines: Mutex::new(HashMap::new()),
             review_queue: ReviewQueue::new(REVIEW_QUEUE),
         });
         if let Ok(runtime) = tokio::runtime::Handle::try_current() {
@@ -454,6 +463,62 @@ impl Hub {
     /// The engine's review of a finished game, as JSON (see the protocol in `lib.rs`).
     pub async fn review(self: &Arc<Self>, id: &str) -> Result<Arc<str>, ApiError> {
         Ok(self.reviewed(id).await?.json.clone())
+    }
+
+    /// The engine's best moves in the position after `ply` moves of a finished game (0: the
+    /// start), as JSON (see the protocol in `lib.rs`); kept once made. Refused while the game
+    /// is on, as reviews are, and queued with them.
+    pub async fn lines(self: &Arc<Self>, id: &str, ply: usize) -> Result<Arc<str>, ApiError> {
+        let key = (id.to_string(), ply);
+        if let Some(known) = lock(&self.lines).get(&key) {
+            return Ok(known.clone());
+        }
+        let (reply, rx) = oneshot::channel();
+        let (game, over) = self.send(id, Command::Record { reply }, rx).await?;
+        if !over {
+            return Err(ApiError::new("not_finished", "a game's positions are analysed once it is over"));
+        }
+        let mut positions = game.positions().to_vec();
+        if ply >= positions.len() {
+            let moves = positions.len() - 1;
+            return Err(ApiError::new(
+                "bad_ply",
+                format!("the game has {moves} moves: ply must be 0 to {moves}"),
+            ));
+        }
+        positions.truncate(ply + 1);
+        let position = positions.pop().unwrap_or_else(|| game.start());
+        let _place = self.review_queue.try_place()?;
+        let _turn = self.review_queue.turn.lock().await;
+        if let Some(known) = lock(&self.lines).get(&key) {
+            return Ok(known.clone()); // made while this request waited
+        }
+        let infos = self
+            .computer
+            .lines(position, positions, LINES_NODES, LINES_SHOWN)
+            .await
+            .ok_or_else(|| ApiError::new("unavailable", "the engine is not available"))?;
+        let lines: Vec<Value> = infos
+            .iter()
+            .map(|info| {
+                json!({
+                    "move": info.pv.first().map(|m| m.to_pdn(&position, NOTATION)),
+                    "score": score_text(info.score),
+                    "line": line_text(&position, &info.pv, NOTATION),
+                })
+            })
+            .collect();
+        let depth = infos.first().map_or(0, |i| i.depth);
+        let text: Arc<str> = Arc::from(
+            json!({"game": id, "ply": ply, "fen": position.to_fen(), "nodes": LINES_NODES, "depth": depth, "lines": lines})
+                .to_string(),
+        );
+        let mut kept = lock(&self.lines);
+        if kept.len() >= LINES_KEPT {
+            kept.clear();
+        }
+        kept.insert(key, text.clone());
+        Ok(text)
     }
 
     /// A finished game's review, kept once made, as a finished game no longer changes.

@@ -21,6 +21,7 @@
 //! | `/api/games` | recent and live games, JSON `{"games": [...]}` |
 //! | `/games/{id}/review` | the engine's review of a finished game, JSON: `moves` (each `text`, `route`, `fen` of the position after it, `score` after it for the side that played it, `verdict` `good`, `mistake` or `blunder`, the engine's move `best` and its `best_score`, `comment`), `white` and `black` (`mistakes`, `blunders`), `nodes` searched a position; 409 `not_finished` while the game is on, 404 `not_found`, 503 `busy` when eight reviews already wait (they run one at a time) |
 //! | `/games/{id}/review.pdn` | the finished game as PDN with the review's comment after each move |
+//! | `/games/{id}/lines?ply=N` | the engine's three best moves in the position after N moves of a finished game (0: the start), JSON: `lines` (each `move`, `score` for the side to move, `line` from the position), best first (one when the move is forced, none when there is no move), `fen`, `depth`, `nodes`; 400 `bad_ply` for a ply past the game's end or none given, otherwise as `/review` (409, 404, 503 `busy`, queued with the reviews) |
 //!
 //! ## The WebSocket protocol
 //!

@@ -1,10 +1,11 @@
-//! HTTP: the embedded web page, PDN downloads, reviews of finished games, the list of games,
-//! and the WebSocket door.
+//! HTTP: the embedded web page, PDN downloads, reviews of finished games and the engine's
+//! lines in their positions, the list of games, and the WebSocket door.
 
 use std::sync::Arc;
 
+use axum::extract::rejection::QueryRejection;
 use axum::extract::ws::WebSocketUpgrade;
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -38,6 +39,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/games/{file}", get(download_pdn))
         .route("/games/{id}/review", get(review))
         .route("/games/{id}/review.pdn", get(review_pdn))
+        .route("/games/{id}/lines", get(lines))
         .route("/api/games", get(list_games))
         .route("/healthz", get(|| async { "ok" }))
         .route("/ws", get(websocket))
@@ -92,13 +94,39 @@ fn status_of(e: &ApiError) -> StatusCode {
     match e.code {
         "not_found" => StatusCode::NOT_FOUND,
         "not_finished" => StatusCode::CONFLICT,
+        "bad_ply" => StatusCode::BAD_REQUEST,
         _ => StatusCode::SERVICE_UNAVAILABLE,
     }
 }
 
 /// The engine's review of a finished game, JSON (the page's Review button).
 async fn review(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Response {
-    match hub.review(&id).await {
+    json_reply(hub.review(&id).await)
+}
+
+/// Which position of a finished game `/games/{id}/lines` analyses: the one after `ply` moves.
+#[derive(serde::Deserialize)]
+struct LinesQuery {
+    ply: usize,
+}
+
+/// The engine's best lines in a position of a finished game, JSON (the page's review view).
+async fn lines(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    query: Result<Query<LinesQuery>, QueryRejection>,
+) -> Response {
+    let Ok(Query(query)) = query else {
+        let message = "give the position as ?ply=N, N the number of moves played before it";
+        return (StatusCode::BAD_REQUEST, Json(serde_json::json!({"code": "bad_ply", "message": message})))
+            .into_response();
+    };
+    json_reply(hub.lines(&id, query.ply).await)
+}
+
+/// A JSON text as the body, or the error as `{"code", "message"}` with its status.
+fn json_reply(reply: Result<Arc<str>, ApiError>) -> Response {
+    match reply {
         Ok(text) => {
             let mut response = text.to_string().into_response();
             response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));

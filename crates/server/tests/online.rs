@@ -375,6 +375,7 @@ async fn a_finished_game_is_reviewed_by_the_engine() {
     assert_eq!(status, 409, "{body}");
     assert!(body.contains("\"not_finished\""), "{body}");
     assert_eq!(http_get(addr, &format!("/games/{game}/review.pdn")).0, 409);
+    assert_eq!(http_get(addr, &format!("/games/{game}/lines?ply=3")).0, 409);
     let resigned = ann.request(json!({"t": "resign", "game": game, "token": ann_token})).await;
     assert_eq!(resigned["t"], "ok", "{resigned}");
     bob.state_where(|g| g["status"] == "finished").await;
@@ -414,5 +415,45 @@ async fn a_finished_game_is_reviewed_by_the_engine() {
         assert_eq!(record.comment(i), m["comment"].as_str(), "move {i}");
     }
     assert_eq!(http_get(addr, "/games/nosuchgame/review").0, 404);
+
+    // The engine's three best moves before the blunder, the review's choice first.
+    let (status, body) = http_get(addr, &format!("/games/{game}/lines?ply=6"));
+    assert_eq!(status, 200, "{body}");
+    let analysed: Value = serde_json::from_str(&body).unwrap();
+    let before = checkers_rules::Position::from_fen(
+        checkers_rules::Variant::English,
+        moves[5]["fen"].as_str().unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        (analysed["ply"].as_u64(), analysed["fen"].as_str()),
+        (Some(6), moves[5]["fen"].as_str()),
+        "{analysed}"
+    );
+    let lines = analysed["lines"].as_array().unwrap();
+    assert_eq!(lines.len(), 3, "{analysed}");
+    let firsts: Vec<&str> = lines.iter().map(|l| l["move"].as_str().unwrap()).collect();
+    assert_eq!(firsts[0], "15-18", "{analysed}");
+    assert!(firsts[1] != firsts[0] && firsts[2] != firsts[0] && firsts[1] != firsts[2], "{analysed}");
+    for line in lines {
+        let text = line["line"].as_str().unwrap();
+        assert!(text.starts_with(line["move"].as_str().unwrap()), "{line}");
+        assert!(before.parse_move(line["move"].as_str().unwrap()).is_ok(), "{line}");
+        assert!(!line["score"].as_str().unwrap().is_empty(), "{line}");
+    }
+    assert!(analysed["depth"].as_u64().is_some_and(|d| d >= 10), "{analysed}");
+    // Kept: the same text again.
+    assert_eq!(http_get(addr, &format!("/games/{game}/lines?ply=6")), (200, body));
+    // The start, and the position after the last move (White to move after 11-16).
+    assert_eq!(http_get(addr, &format!("/games/{game}/lines?ply=0")).0, 200);
+    let (status, body) = http_get(addr, &format!("/games/{game}/lines?ply=7"));
+    assert_eq!(status, 200, "{body}");
+    // Past the end, or no position named: refused, saying why.
+    for query in ["?ply=8", "?ply=-1", "?ply=x", ""] {
+        let (status, body) = http_get(addr, &format!("/games/{game}/lines{query}"));
+        assert_eq!(status, 400, "{query}: {body}");
+        assert!(body.contains("\"bad_ply\""), "{query}: {body}");
+    }
+    assert_eq!(http_get(addr, "/games/nosuchgame/lines?ply=0").0, 404);
     running.stop().await.unwrap();
 }
