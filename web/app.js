@@ -704,14 +704,28 @@ function renderLines(s, reviewed) {
   }
 }
 
+// Asked only once the position has been shown a moment (stepping through a game with the
+// arrow keys held asks for none of the positions passed), and asked again after a failure
+// (the server refuses when many reviews wait) once the position is shown again.
 function fetchLines(id, ply) {
   app.lines.byPly[ply] = 'pending';
-  const settle = (value) => { if (app.lines && app.lines.game === id) app.lines.byPly[ply] = value; };
-  fetch('/games/' + id + '/lines?ply=' + ply)
-    .then((r) => r.json().then((body) => { if (!r.ok) throw new Error(body.message || 'no lines'); return body; }))
-    .then(settle)
-    .catch(() => settle('failed'))
-    .finally(() => renderGame());
+  const current = () => app.lines && app.lines.game === id;
+  const settle = (value) => { if (current()) app.lines.byPly[ply] = value; };
+  setTimeout(() => {
+    if (!current()) return;
+    if (app.viewPly === null || app.viewPly + 1 !== ply || !app.state || app.state.id !== id) {
+      delete app.lines.byPly[ply];
+      return;
+    }
+    fetch('/games/' + id + '/lines?ply=' + ply)
+      .then((r) => r.json().then((body) => { if (!r.ok) throw new Error(body.message || 'no lines'); return body; }))
+      .then(settle)
+      .catch(() => {
+        settle('failed');
+        setTimeout(() => { if (current() && app.lines.byPly[ply] === 'failed') delete app.lines.byPly[ply]; }, 5000);
+      })
+      .finally(() => renderGame());
+  }, 250);
 }
 
 function plural(n, word) { return n + ' ' + word + (n === 1 ? '' : 's'); }
