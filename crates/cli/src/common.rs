@@ -65,7 +65,7 @@ pub fn side_tag(color: Color) -> &'static str {
     }
 }
 
-/// The variant and optional FEN every position-taking command accepts.
+/// The variant, optional FEN and optional moves every position-taking command accepts.
 #[derive(clap::Args, Debug, Clone)]
 pub struct PositionArgs {
     /// Rules to play by.
@@ -74,6 +74,10 @@ pub struct PositionArgs {
     /// Start from this position (PDN FEN, e.g. `B:W21,22,K30:B1,2,K5`) instead of the start.
     #[arg(long)]
     pub fen: Option<String>,
+    /// Then play these moves (e.g. `11-15 22-18 15x22`, or a game's moves copied with their
+    /// numbers: `1. 11-15 22-18 2. 15x22`).
+    #[arg(long)]
+    pub moves: Option<String>,
 }
 
 impl PositionArgs {
@@ -81,11 +85,28 @@ impl PositionArgs {
         self.variant.into()
     }
     pub fn position(&self) -> anyhow::Result<Position> {
+        Ok(self.positions()?.pop().expect("at least the starting position"))
+    }
+    /// The starting position and the one after each of `--moves`, the last the position asked
+    /// for (the others are its game's history, for the draw rules).
+    pub fn positions(&self) -> anyhow::Result<Vec<Position>> {
         let variant = self.variant();
-        match &self.fen {
-            None => Ok(Position::start(variant)),
-            Some(text) => Position::from_fen(variant, text).with_context(|| format!("bad --fen `{text}`")),
+        let start = match &self.fen {
+            None => Position::start(variant),
+            Some(text) => Position::from_fen(variant, text).with_context(|| format!("bad --fen `{text}`"))?,
+        };
+        let mut positions = vec![start];
+        let words = self.moves.as_deref().unwrap_or("").split_whitespace();
+        // Move numbers (`12.`, `12...`) are skipped, so a game's moves can be pasted as they are.
+        let moves = words.filter(|w| !(w.ends_with('.') && w.starts_with(|c: char| c.is_ascii_digit())));
+        for (i, text) in moves.enumerate() {
+            let current = positions[positions.len() - 1];
+            let mv = current
+                .parse_move(text)
+                .with_context(|| format!("bad --moves: move {} `{text}` in {}", i + 1, current.to_fen()))?;
+            positions.push(current.play_unchecked(&mv));
         }
+        Ok(positions)
     }
 }
 

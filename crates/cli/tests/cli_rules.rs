@@ -141,6 +141,25 @@ fn bad_fen_is_refused_with_one_line() {
     assert_refused(&["perft", "--fen", "W:W21:B1:B2", "--depth", "1"], "FEN");
 }
 
+/// `--moves` plays moves from the start (or the FEN) first, move numbers skipped, and names
+/// the first move it cannot play.
+#[test]
+fn moves_lead_to_the_position() {
+    assert_eq!(lines(&stdout_of(&["moves", "--moves", "11-15 22-18"])), ["15x22"]);
+    assert_eq!(lines(&stdout_of(&["moves", "--moves", "1. 11-15 22-18 2. 15x22"])), ["25x18", "26x17"]);
+    assert_eq!(
+        stdout_of(&["perft", "--moves", "11-15 22-18 15x22", "--depth", "4"]),
+        stdout_of(&["perft", "--fen", "W:W21,23-32:B1-10,12,22", "--depth", "4"])
+    );
+    assert_eq!(
+        stdout_of(&["moves", "--variant", "russian", "--moves", "22-17 11-16"]),
+        stdout_of(&["moves", "--variant", "russian", "--fen", "W:W17,21,23-32:B1-10,12,16"])
+    );
+    assert_refused(&["moves", "--moves", "11-15 22-18 15-19"], "move 3 `15-19`");
+    assert_refused(&["moves", "--moves", "11-15 banana"], "move 2 `banana`");
+    assert_refused(&["perft", "--moves", "23-19", "--depth", "1"], "move 1 `23-19`");
+}
+
 #[test]
 fn invalid_position_is_refused_with_one_line() {
     // A White man on square 1, its crowning row.

@@ -115,6 +115,35 @@ fn analyse_ranks_several_lines() {
     assert_eq!(checkers(&["analyse", "--level", "3", "--multipv", "2"]).status.code(), Some(2));
 }
 
+/// A position reached by `--moves` searches as the same position given by FEN.
+#[test]
+fn analyse_after_moves() {
+    let without_speed = |out: Output| -> Vec<String> {
+        stdout(&out)
+            .lines()
+            .map(|l| {
+                l.split_whitespace()
+                    .enumerate()
+                    .filter(|(i, _)| *i != 8)
+                    .map(|(_, w)| w)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect()
+    };
+    let by_moves = without_speed(checkers(&["analyse", "--moves", "1. 11-15 23-19 2. 8-11", "--depth", "9"]));
+    let by_fen = without_speed(checkers(&[
+        "analyse",
+        "--fen",
+        "W:W19,21,22,24-32:B1-7,9,10,11,12,15",
+        "--depth",
+        "9",
+    ]));
+    assert_eq!(by_moves, by_fen);
+    assert_eq!(by_moves.len(), 10, "{by_moves:?}");
+    assert_eq!(checkers(&["analyse", "--moves", "11-15 11-15", "--depth", "3"]).status.code(), Some(2));
+}
+
 #[test]
 fn analyse_of_a_forced_or_lost_position() {
     // One legal move: played at once, still with an info line.

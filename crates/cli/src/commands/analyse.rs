@@ -71,7 +71,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             None => bail!("--level must be between 1 and 9, found {n}"),
         },
     };
-    let position = args.position.position()?;
+    let mut history = args.position.positions()?;
+    let position = history.pop().expect("at least the starting position");
     let mut engine = Engine::new(EngineOptions { hash_mb: args.hash, threads: args.threads });
     let stop = StopHandle::new();
     let ranked =
@@ -88,14 +89,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         );
     };
     let result = match level {
-        Some(level) => level.search(&mut engine, &position, &[], args.seed, &stop, &mut print_info),
+        Some(level) => level.search(&mut engine, &position, &history, args.seed, &stop, &mut print_info),
         None => {
             let limits = match (args.depth, args.nodes) {
                 (Some(d), _) => Limits::depth(d),
                 (None, Some(n)) => Limits::nodes(n),
                 (None, None) => Limits::movetime(Duration::from_millis(args.movetime.unwrap_or(1000))),
             };
-            engine.search_lines(&position, &[], &limits, &stop, args.multipv, &mut print_info)
+            engine.search_lines(&position, &history, &limits, &stop, args.multipv, &mut print_info)
         }
     };
     match result.best_move {
