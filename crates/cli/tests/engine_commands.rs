@@ -39,6 +39,21 @@ fn check_analysis(text: &str) -> String {
     best.to_string()
 }
 
+/// The output's lines with the speed (`nps X`, the ninth word of an `info` line) left out:
+/// what a repeated search must print again word for word.
+fn without_speed(text: &str) -> Vec<String> {
+    text.lines()
+        .map(|l| {
+            l.split_whitespace()
+                .enumerate()
+                .filter(|(i, _)| *i != 8)
+                .map(|(_, w)| w)
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect()
+}
+
 #[test]
 fn analyse_prints_info_lines_then_the_best_move() {
     let out = checkers(&["analyse", "--variant", "english", "--depth", "6"]);
@@ -62,16 +77,7 @@ fn analyse_prints_info_lines_then_the_best_move() {
         assert!(out.status.success());
         let text = stdout(&out);
         check_analysis(&text);
-        text.lines()
-            .map(|l| {
-                l.split_whitespace()
-                    .enumerate()
-                    .filter(|(i, _)| *i != 8)
-                    .map(|(_, w)| w)
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            })
-            .collect::<Vec<_>>()
+        without_speed(&text)
     };
     let lines = by_nodes();
     assert_eq!(lines, by_nodes());
@@ -118,27 +124,9 @@ fn analyse_ranks_several_lines() {
 /// A position reached by `--moves` searches as the same position given by FEN.
 #[test]
 fn analyse_after_moves() {
-    let without_speed = |out: Output| -> Vec<String> {
-        stdout(&out)
-            .lines()
-            .map(|l| {
-                l.split_whitespace()
-                    .enumerate()
-                    .filter(|(i, _)| *i != 8)
-                    .map(|(_, w)| w)
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            })
-            .collect()
-    };
-    let by_moves = without_speed(checkers(&["analyse", "--moves", "1. 11-15 23-19 2. 8-11", "--depth", "9"]));
-    let by_fen = without_speed(checkers(&[
-        "analyse",
-        "--fen",
-        "W:W19,21,22,24-32:B1-7,9,10,11,12,15",
-        "--depth",
-        "9",
-    ]));
+    let analysis = |args: &[&str]| without_speed(&stdout(&checkers(args)));
+    let by_moves = analysis(&["analyse", "--moves", "1. 11-15 23-19 2. 8-11", "--depth", "9"]);
+    let by_fen = analysis(&["analyse", "--fen", "W:W19,21,22,24-32:B1-7,9,10,11,12,15", "--depth", "9"]);
     assert_eq!(by_moves, by_fen);
     assert_eq!(by_moves.len(), 10, "{by_moves:?}");
     assert_eq!(checkers(&["analyse", "--moves", "11-15 11-15", "--depth", "3"]).status.code(), Some(2));
