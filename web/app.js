@@ -717,8 +717,7 @@ function fetchLines(id, ply) {
       delete app.lines.byPly[ply];
       return;
     }
-    fetch('/games/' + id + '/lines?ply=' + ply)
-      .then((r) => r.json().then((body) => { if (!r.ok) throw new Error(body.message || 'no lines'); return body; }))
+    fetchJson('/games/' + id + '/lines?ply=' + ply)
       .then(settle)
       .catch(() => {
         settle('failed');
@@ -735,13 +734,21 @@ function reviewOf(s) {
   return app.review && app.review.game === s.id ? app.review.data : null;
 }
 
+// The JSON a server address answers with; a refusal becomes an error with the server's
+// message (`{"code", "message"}`).
+function fetchJson(url) {
+  return fetch(url).then((r) => r.json().then((body) => {
+    if (!r.ok) throw new Error(body.message || 'the server refused (' + r.status + ')');
+    return body;
+  }));
+}
+
 function fetchReview() {
   const id = app.state && app.state.id;
   if (!id || app.reviewing) return;
   app.reviewing = true;
   renderGame();
-  fetch('/games/' + id + '/review')
-    .then((r) => r.json().then((body) => { if (!r.ok) throw new Error(body.message || 'no review'); return body; }))
+  fetchJson('/games/' + id + '/review')
     .then((data) => { app.review = { game: id, data }; app.viewPly = null; })
     .catch((e) => toast('Review: ' + e.message))
     .finally(() => { app.reviewing = false; renderGame(); });

@@ -207,6 +207,24 @@ impl ReviewQueue {
             ApiError::new("busy", "the engine is busy with other reviews: try again in a minute")
         })
     }
+
+    /// A place in the queue, then the turn once the work ahead is done; both held until the
+    /// returned pair is dropped.
+    async fn enter(
+        &self,
+    ) -> Result<(tokio::sync::SemaphorePermit<'_>, tokio::sync::MutexGuard<'_, ()>), ApiError> {
+        let place = self.try_place()?;
+        Ok((place, self.turn.lock().await))
+    }
+}
+
+/// Keeps `value` under `key`; past `bound` entries the memory starts again empty.
+fn keep<K: Eq + std::hash::Hash, V>(kept: &Mutex<HashMap<K, V>>, bound: usize, key: K, value: V) {
+    let mut kept = lock(kept);
+    if kept.len() >= bound {
+        kept.clear();
+    }
+    kept.insert(key, value);
 }
 
 /// How to reach a game's actor.
@@ -473,11 +491,7 @@ impl Hub {
         if let Some(known) = lock(&self.lines).get(&key) {
             return Ok(known.clone());
         }
-        let (reply, rx) = oneshot::channel();
-        let (game, over) = self.send(id, Command::Record { reply }, rx).await?;
-        if !over {
-            return Err(ApiError::new("not_finished", "a game's positions are analysed once it is over"));
-        }
+        let game = self.finished_record(id, "a game's positions are analysed once it is over").await?;
         let mut positions = game.positions().to_vec();
         if ply >= positions.len() {
             let moves = positions.len() - 1;
@@ -486,10 +500,9 @@ impl Hub {
                 format!("the game has {moves} moves: ply must be 0 to {moves}"),
             ));
         }
-        positions.truncate(ply + 1);
-        let position = positions.pop().unwrap_or_else(|| game.start());
-        let _place = self.review_queue.try_place()?;
-        let _turn = self.review_queue.turn.lock().await;
+        let position = positions[ply];
+        positions.truncate(ply);
+        let _turn = self.review_queue.enter().await?;
         if let Some(known) = lock(&self.lines).get(&key) {
             return Ok(known.clone()); // made while this request waited
         }
@@ -513,29 +526,31 @@ impl Hub {
             json!({"game": id, "ply": ply, "fen": position.to_fen(), "nodes": LINES_NODES, "depth": depth, "lines": lines})
                 .to_string(),
         );
-        let mut kept = lock(&self.lines);
-        if kept.len() >= LINES_KEPT {
-            kept.clear();
-        }
-        kept.insert(key, text.clone());
+        keep(&self.lines, LINES_KEPT, key, text.clone());
         Ok(text)
     }
 
+    /// A finished game's record, for the engine to look at. Refused with `refusal` while the
+    /// game is on: a player could otherwise ask the engine mid-game.
+    async fn finished_record(self: &Arc<Self>, id: &str, refusal: &str) -> Result<Game, ApiError> {
+        let (reply, rx) = oneshot::channel();
+        let (game, over) = self.send(id, Command::Record { reply }, rx).await?;
+        if !over {
+            return Err(ApiError::new("not_finished", refusal));
+        }
+        Ok(game)
+    }
+
     /// A finished game's review, kept once made, as a finished game no longer changes.
-    /// Refused while the game is on: a player could otherwise ask the engine mid-game.
+    /// Refused while the game is on.
     async fn reviewed(self: &Arc<Self>, id: &str) -> Result<Arc<Reviewed>, ApiError> {
         if let Some(known) = lock(&self.reviews).get(id) {
             return Ok(known.clone());
         }
-        let (reply, rx) = oneshot::channel();
-        let (game, over) = self.send(id, Command::Record { reply }, rx).await?;
-        if !over {
-            return Err(ApiError::new("not_finished", "a game is reviewed once it is over"));
-        }
+        let game = self.finished_record(id, "a game is reviewed once it is over").await?;
         // One review at a time, a few more waiting: reviews take seconds of a core each, and
         // the computer's moves in games being played must not wait behind a crowd of them.
-        let _place = self.review_queue.try_place()?;
-        let _turn = self.review_queue.turn.lock().await;
+        let _turn = self.review_queue.enter().await?;
         if let Some(known) = lock(&self.reviews).get(id) {
             return Ok(known.clone()); // made while this request waited
         }
@@ -545,11 +560,7 @@ impl Hub {
             .await
             .ok_or_else(|| ApiError::new("unavailable", "the engine is not available"))?;
         let made = Arc::new(Reviewed::new(id, &game, &reviews));
-        let mut kept = lock(&self.reviews);
-        if kept.len() >= REVIEWS_KEPT {
-            kept.clear();
-        }
-        kept.insert(id.to_string(), made.clone());
+        keep(&self.reviews, REVIEWS_KEPT, id.to_string(), made.clone());
         Ok(made)
     }
 
