@@ -700,10 +700,15 @@ impl<'a> Searcher<'a> {
         // Near the horizon, in a quiet position far below alpha, quiet moves are unlikely to
         // help: they are pruned (futility), and late ones are not tried at all.
         let prune = !pv_node && quiet_node && depth <= 3 && alpha.abs() < WIN_BOUND;
-        let futile = prune
-            && *static_eval.get_or_insert_with(|| self.evaluate(position)) + FUTILITY_MARGIN * depth <= alpha;
+        // Whether the position is futile matters only once the first move has failed to cut,
+        // which most of these nodes never reach: its evaluation waits until then.
+        let mut futile = false;
         let late_move_limit = if prune { 3 + (depth * depth) as usize } else { usize::MAX };
         for i in 0..n {
+            if i == 1 && prune {
+                let eval = *static_eval.get_or_insert_with(|| self.evaluate(position));
+                futile = eval + FUTILITY_MARGIN * depth <= original_alpha;
+            }
             // Bring the best remaining move's key to position i, by picking it or, once the
             // first move failed to cut, by sorting the rest once (the moves stay in the
             // generator's order; a key ends with its move's index there).
