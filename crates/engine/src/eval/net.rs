@@ -20,9 +20,15 @@ const Q2: f32 = 64.0;
 /// Output weights: 1.0 is 256.
 const Q3: f32 = 256.0;
 
+/// First-layer rows, one for each bit of the folded boards ([`folded_inputs`]): men first,
+/// then kings.
+const ROWS: usize = 128;
+
 #[repr(C, align(64))]
 pub struct Net {
-    w1: [[i16; H1]; INPUTS],
+    /// By folded bit, not by input: the inputs of a position are two words' bits (see
+    /// [`folded_inputs`]), so the sum runs two loops, not four, and mispredicts fewer exits.
+    w1: [[i16; H1]; ROWS],
     b1: [i16; H1],
     /// `[j / 4][k][j % 4]`: four inputs' weights side by side for each second-layer unit.
     w2: [[[i8; 4]; H2]; H1 / 4],
@@ -39,7 +45,7 @@ fn parse(bytes: &[u8]) -> Box<Net> {
     assert_eq!((u(0), u(1)), (H1, H2), "network shape");
     let f = |i: usize| f32::from_le_bytes(bytes[(i + 2) * 4..(i + 2) * 4 + 4].try_into().unwrap());
     let mut net = Box::new(Net {
-        w1: [[0; H1]; INPUTS],
+        w1: [[0; H1]; ROWS],
         b1: [0; H1],
         w2: [[[0; 4]; H2]; H1 / 4],
         b2: [0; H2],
@@ -52,8 +58,12 @@ fn parse(bytes: &[u8]) -> Box<Net> {
         f(at - 1)
     };
     for i in 0..INPUTS {
+        let row = folded_row(i);
         for j in 0..H1 {
-            net.w1[i][j] = (next() * Q1).round().clamp(-32767.0, 32767.0) as i16;
+            let weight = (next() * Q1).round().clamp(-32767.0, 32767.0) as i16;
+            if let Some(row) = row {
+                net.w1[row][j] = weight;
+            }
         }
     }
     for j in 0..H1 {
@@ -101,11 +111,49 @@ pub fn network_inputs(p: &Position) -> [u64; 4] {
     [own & !kk, own & kk, opp & !kk, opp & kk]
 }
 
+/// The pairs of bits (2i, 2i + 1) of a board's dark squares, one bit a pair: each pair holds
+/// exactly one dark square of the 8x8 layout, so this loses nothing.
+#[inline(always)]
+fn fold(bits: u64) -> u64 {
+    (bits | bits >> 1) & 0x5555_5555_5555_5555
+}
+
+/// The network's inputs as two words, men and kings, each with the side to move's pieces on
+/// the even bits and the opponent's on the odd ones, the board turned for Black (turning the
+/// board reverses the folded word: the turned board's pair i is pair 31 - i, and its side to
+/// move's pieces land on the even bits).
+#[inline(always)]
+fn folded_inputs(p: &Position) -> [u64; 2] {
+    let w = p.pieces(Color::White).bits();
+    let b = p.pieces(Color::Black).bits();
+    let k = p.kings().bits();
+    let men = fold(w & !k) | fold(b & !k) << 1;
+    let kings = fold(w & k) | fold(b & k) << 1;
+    if p.turn() == Color::White {
+        [men, kings]
+    } else {
+        [men.reverse_bits(), kings.reverse_bits()]
+    }
+}
+
+/// The row of [`Net::w1`] of network input `64 * plane + square` (see [`network_inputs`]),
+/// `None` for the light squares, which no piece stands on.
+fn folded_row(input: usize) -> Option<usize> {
+    let (plane, square) = (input / 64, input % 64);
+    if (0xAA55_AA55_AA55_AA55u64 >> square) & 1 == 0 {
+        return None;
+    }
+    let pair = square / 2;
+    let opponent = usize::from(plane >= 2);
+    let king = plane % 2;
+    Some(64 * king + 2 * pair + opponent)
+}
+
 impl Net {
     /// Centi-men for the side to move.
     #[inline]
     pub fn evaluate(&self, p: &Position) -> i32 {
-        let planes = network_inputs(p);
+        let planes = folded_inputs(p);
         #[cfg(target_arch = "x86_64")]
         {
             if std::arch::is_x86_feature_detected!("avx512vnni")
@@ -123,7 +171,7 @@ impl Net {
     }
 
     #[inline(always)]
-    fn first_layer(&self, planes: &[u64; 4]) -> [u8; H1] {
+    fn first_layer(&self, planes: &[u64; 2]) -> [u8; H1] {
         let mut acc = self.b1;
         for (plane, &bits) in planes.iter().enumerate() {
             let mut x = bits;
@@ -152,8 +200,11 @@ impl Net {
         (out as i64 * 100 / (Q1 * Q3) as i64) as i32
     }
 
-    fn forward_scalar(&self, planes: &[u64; 4]) -> i32 {
-        let a = self.first_layer(planes);
+    fn forward_scalar(&self, planes: &[u64; 2]) -> i32 {
+        self.after_first_layer(&self.first_layer(planes))
+    }
+
+    fn after_first_layer(&self, a: &[u8; H1]) -> i32 {
         let mut sums = [0i32; H2];
         for (quad, weights) in self.w2.iter().enumerate() {
             for (sum, w) in sums.iter_mut().zip(weights) {
@@ -167,7 +218,7 @@ impl Net {
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn forward_avx2(&self, planes: &[u64; 4]) -> i32 {
+    unsafe fn forward_avx2(&self, planes: &[u64; 2]) -> i32 {
         use std::arch::x86_64::*;
         let a = self.first_layer(planes);
         // Many clipped activations are zero: only the groups of four with a nonzero one are
@@ -204,7 +255,7 @@ impl Net {
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
-    unsafe fn forward_vnni(&self, planes: &[u64; 4]) -> i32 {
+    unsafe fn forward_vnni(&self, planes: &[u64; 2]) -> i32 {
         use std::arch::x86_64::*;
         let a = self.first_layer(planes);
         // Four independent chains for each half: the instruction's latency, not its
@@ -234,18 +285,61 @@ impl Net {
 mod tests {
     use super::*;
 
+    /// The first layer summed the plain way: one row an input of [`network_inputs`], rows
+    /// read straight from the file.
+    fn plain_first_layer(bytes: &[u8], net: &Net, p: &Position) -> [u8; H1] {
+        let weight = |input: usize, j: usize| {
+            let at = (2 + input * H1 + j) * 4;
+            let f = f32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+            (f * Q1).round().clamp(-32767.0, 32767.0) as i16
+        };
+        let mut acc = net.b1;
+        for (plane, bits) in network_inputs(p).into_iter().enumerate() {
+            for square in 0..64 {
+                if bits >> square & 1 == 1 {
+                    for (j, sum) in acc.iter_mut().enumerate() {
+                        *sum = sum.wrapping_add(weight(64 * plane + square, j));
+                    }
+                }
+            }
+        }
+        acc.map(|sum| sum.clamp(0, Q1 as i16) as u8)
+    }
+
+    #[test]
+    fn the_folded_inputs_give_the_plain_sums() {
+        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+        for (variant, bytes) in [(Variant::English, ENGLISH_BYTES), (Variant::Russian, RUSSIAN_BYTES)] {
+            let net = net(variant);
+            for _ in 0..40 {
+                let mut p = Position::start(variant);
+                for _ in 0..120 {
+                    let plain = net.after_first_layer(&plain_first_layer(bytes, net, &p));
+                    assert_eq!(net.evaluate(&p), plain, "{p:?}");
+                    let moves = p.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    p = p.play_unchecked(&moves[(x % moves.len() as u64) as usize]);
+                }
+            }
+        }
+    }
+
     #[test]
     fn every_instruction_set_gives_the_same_score() {
         let mut x: u64 = 0x1234_5678_9abc_def1;
         for net in [net(Variant::English), net(Variant::Russian)] {
             for _ in 0..2000 {
-                let mut planes = [0u64; 4];
+                let mut planes = [0u64; 2];
                 for _ in 0..20 {
                     x ^= x << 13;
                     x ^= x >> 7;
                     x ^= x << 17;
-                    let square = x % 64;
-                    planes[(x >> 32) as usize % 4] |= 1 << square;
+                    planes[(x >> 32) as usize % 2] |= 1 << (x % 64);
                 }
                 let scalar = net.forward_scalar(&planes);
                 #[cfg(target_arch = "x86_64")]
