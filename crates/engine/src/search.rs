@@ -716,11 +716,12 @@ impl<'a> Searcher<'a> {
                 let order = &mut self.data.plies[ply].order[..n];
                 if i == 0 || futile {
                     // Most nodes end after one move, pruned ones after a few: pick the best
-                    // remaining key (the maximum, then where it is: two scans without a
-                    // data-dependent branch; keys are unique).
+                    // remaining key (the maximum, then where it is: two scans, the second
+                    // without an early exit, whose place the predictor cannot know; keys are
+                    // unique).
                     let rest = &mut order[i..];
                     let best = rest.iter().copied().fold(i64::MIN, i64::max);
-                    let pick = rest.iter().position(|&k| k == best).unwrap_or(0);
+                    let pick = rest.iter().enumerate().fold(0, |at, (j, &k)| if k == best { j } else { at });
                     rest.swap(0, pick);
                 } else if i == 1 {
                     // The first move did not cut: this node will likely try them all.
