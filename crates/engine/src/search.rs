@@ -926,21 +926,15 @@ impl<'a> Searcher<'a> {
                 (priority << ORDER_INDEX_BITS) | i as i64
             }));
         } else {
+            // Selections rather than branches: which move is a killer is what the branch
+            // predictor cannot guess.
             order.extend(list.iter().enumerate().map(|(i, mv)| {
-                let priority = if mv.crowns() {
-                    CROWNING_PRIORITY
-                } else {
-                    let key = from_to(mv);
-                    if key == usize::from(killers[0]) {
-                        KILLER_PRIORITY + 1
-                    } else if key == usize::from(killers[1]) {
-                        KILLER_PRIORITY
-                    } else if key == usize::from(counter) {
-                        COUNTER_PRIORITY
-                    } else {
-                        i64::from(history[key])
-                    }
-                };
+                let key = from_to(mv);
+                let mut priority = i64::from(history[key]);
+                priority = if key == usize::from(counter) { COUNTER_PRIORITY } else { priority };
+                priority = if key == usize::from(killers[1]) { KILLER_PRIORITY } else { priority };
+                priority = if key == usize::from(killers[0]) { KILLER_PRIORITY + 1 } else { priority };
+                priority = if mv.crowns() { CROWNING_PRIORITY } else { priority };
                 (priority << ORDER_INDEX_BITS) | i as i64
             }));
         }
