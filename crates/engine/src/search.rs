@@ -100,6 +100,8 @@ pub(crate) struct ThreadData {
     counters: Vec<KillerKey>,
     /// Recent evaluations by position, see [`EvalCache`].
     eval_cache: EvalCache,
+    /// Scratch space for sorting a node's move keys.
+    sorted: Vec<i64>,
 }
 
 impl ThreadData {
@@ -117,6 +119,7 @@ impl ThreadData {
             history: vec![0; 64 * 64],
             counters: vec![NO_KILLER; 64 * 64],
             eval_cache: EvalCache::new(),
+            sorted: Vec::with_capacity(64),
         }
     }
     pub fn clear(&mut self) {
@@ -724,10 +727,20 @@ impl<'a> Searcher<'a> {
                     let pick = rest.iter().enumerate().fold(0, |at, (j, &k)| if k == best { j } else { at });
                     rest.swap(0, pick);
                 } else if i == 1 {
-                    // The first move did not cut: this node will likely try them all.
-                    order[1..].sort_unstable_by(|a, b| b.cmp(a));
+                    // The first move did not cut: this node will likely try them all. Each
+                    // key's place is the number of keys above it (keys are unique): more
+                    // comparisons than a sort makes, but none that branches.
+                    let rest = &order[1..];
+                    let sorted = &mut self.data.sorted;
+                    sorted.clear();
+                    sorted.resize(rest.len(), 0);
+                    for &key in rest {
+                        let place = rest.iter().fold(0, |above, &other| above + usize::from(other > key));
+                        sorted[place] = key;
+                    }
+                    self.data.plies[ply].order[1..n].copy_from_slice(&self.data.sorted);
                 }
-                order[i]
+                self.data.plies[ply].order[i]
             };
             let generated = generated_index(order_key);
             let mv = self.data.plies[ply].moves[generated];
