@@ -719,12 +719,15 @@ impl<'a> Searcher<'a> {
                 let order = &mut self.data.plies[ply].order[..n];
                 if i == 0 || futile {
                     // Most nodes end after one move, pruned ones after a few: pick the best
-                    // remaining key (the maximum, then where it is: two scans, the second
-                    // without an early exit, whose place the predictor cannot know; keys are
-                    // unique).
+                    // remaining key, in one scan by selections (where it is, the branch
+                    // predictor cannot guess; keys are unique).
                     let rest = &mut order[i..];
-                    let best = rest.iter().copied().fold(i64::MIN, i64::max);
-                    let pick = rest.iter().enumerate().fold(0, |at, (j, &k)| if k == best { j } else { at });
+                    let (mut best, mut pick) = (rest[0], 0);
+                    for (j, &k) in rest.iter().enumerate().skip(1) {
+                        let better = k > best;
+                        best = if better { k } else { best };
+                        pick = if better { j } else { pick };
+                    }
                     rest.swap(0, pick);
                 } else if i == 1 {
                     // The first move did not cut: this node will likely try them all. Each
