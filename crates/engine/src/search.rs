@@ -749,7 +749,9 @@ impl<'a> Searcher<'a> {
             let mv = self.data.plies[ply].moves[generated];
             let priority = order_key >> ORDER_INDEX_BITS;
             let is_killer = priority == KILLER_PRIORITY || priority == KILLER_PRIORITY + 1;
-            if i > 0 && !mv.crowns() && !is_killer && (futile || i >= late_move_limit) {
+            // One branch for the whole test (`&`, not `&&`): its parts are cheap, and their
+            // outcomes are what the predictor cannot guess.
+            if (i > 0) & !mv.crowns() & !is_killer & (futile | (i >= late_move_limit)) {
                 // Pruning happens only among quiet moves, where crowning moves and killers
                 // outrank every move ordered by history alone: all that follow are pruned too.
                 break;
