@@ -91,3 +91,20 @@ pub fn bench(depth: u32, only: Option<Variant>, on_line: &mut dyn FnMut(&BenchLi
     }
     BenchSummary { nodes, elapsed }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The signature changes only when the search does: a change that keeps every node (a
+    /// faster evaluation, a cheaper way to order the same moves) must keep it, and one that
+    /// changes the search must change it here and in the README, which gives it.
+    #[test]
+    fn the_signature_is_the_one_the_readme_gives() {
+        let summary = bench(BENCH_DEPTH, None, &mut |_| {});
+        let readme = include_str!("../../../README.md");
+        let given = format!("signature **`nodes {}`**", summary.nodes);
+        assert!(readme.contains(&given), "the README does not give `nodes {}`", summary.nodes);
+        assert_eq!(summary.nodes, 2_467_461);
+    }
+}
