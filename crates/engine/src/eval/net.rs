@@ -5,7 +5,7 @@
 
 use std::sync::OnceLock;
 
-use checkers_rules::{Color, Position, Variant};
+use checkers_rules::{Color, Position, SquareSet, Variant};
 
 const INPUTS: usize = 256;
 const H1: usize = 128;
@@ -60,7 +60,7 @@ fn parse(bytes: &[u8]) -> Box<Net> {
     for i in 0..INPUTS {
         let row = folded_row(i);
         for j in 0..H1 {
-            let weight = (next() * Q1).round().clamp(-32767.0, 32767.0) as i16;
+            let weight = first_layer_weight(next());
             if let Some(row) = row {
                 net.w1[row][j] = weight;
             }
@@ -82,6 +82,11 @@ fn parse(bytes: &[u8]) -> Box<Net> {
     }
     net.b3 = (next() * Q1 * Q3).round() as i32;
     net
+}
+
+/// A first-layer weight in fixed point.
+fn first_layer_weight(f: f32) -> i16 {
+    (f * Q1).round().clamp(-32767.0, 32767.0) as i16
 }
 
 /// The variant's network, parsed on first use.
@@ -140,7 +145,7 @@ fn folded_inputs(p: &Position) -> [u64; 2] {
 /// `None` for the light squares, which no piece stands on.
 fn folded_row(input: usize) -> Option<usize> {
     let (plane, square) = (input / 64, input % 64);
-    if (0xAA55_AA55_AA55_AA55u64 >> square) & 1 == 0 {
+    if (SquareSet::ALL.bits() >> square) & 1 == 0 {
         return None;
     }
     let pair = square / 2;
@@ -290,8 +295,7 @@ mod tests {
     fn plain_first_layer(bytes: &[u8], net: &Net, p: &Position) -> [u8; H1] {
         let weight = |input: usize, j: usize| {
             let at = (2 + input * H1 + j) * 4;
-            let f = f32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
-            (f * Q1).round().clamp(-32767.0, 32767.0) as i16
+            first_layer_weight(f32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()))
         };
         let mut acc = net.b1;
         for (plane, bits) in network_inputs(p).into_iter().enumerate() {
