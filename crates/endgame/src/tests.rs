@@ -104,3 +104,26 @@ fn databases_hold_two_to_five_pieces() {
     let small = Database::build(Variant::English, 2).unwrap();
     assert_eq!(small.probe(&Position::from_fen(Variant::English, "W:WK14:BK1").unwrap()), Some(Value::Draw));
 }
+
+/// The rules library solves every lone king against lone king itself (the Russian rules draw
+/// only those neither side can win); the databases, solved apart, agree position by position.
+#[test]
+fn two_king_values_agree_with_the_rules_library() {
+    use checkers_rules::{lone_kings_result, LoneKingsResult};
+    for variant in Variant::ALL {
+        let db = database(variant);
+        for white in 1..=32 {
+            for black in (1..=32).filter(|&b| b != white) {
+                for turn in ["W", "B"] {
+                    let p = position(variant, &format!("{turn}:WK{white}:BK{black}"));
+                    let expected = match lone_kings_result(&p).unwrap() {
+                        LoneKingsResult::Win => Value::Win,
+                        LoneKingsResult::Loss => Value::Loss,
+                        LoneKingsResult::Draw => Value::Draw,
+                    };
+                    assert_eq!(db.probe(&p), Some(expected), "{p:?}");
+                }
+            }
+        }
+    }
+}

@@ -7,7 +7,9 @@
 //!
 //! A Russian database is only trusted for its draws: it counts no moves, while Russian rules
 //! draw a game after 15 moves of kings alone, so some of its wins are draws there. A draw
-//! without those rules is a draw with them.
+//! without those rules is a draw with them. Its lone king against lone king draws are the
+//! ones the rules call at once (`checkers_rules::is_drawn_king_against_king`; the endgame
+//! crate's tests compare every such position), and the search asks the rules first.
 
 use std::path::PathBuf;
 use std::sync::OnceLock;

@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use checkers_endgame::{Database, Value};
-use checkers_rules::{Color, Move, MoveList, Position, Square, Variant};
+use checkers_rules::{is_drawn_king_against_king, Color, Move, MoveList, Position, Square, Variant};
 
 use crate::endgame;
 use crate::eval::{evaluate, evaluate_tables};
@@ -515,7 +515,7 @@ impl<'a> Searcher<'a> {
     }
 
     /// Draw by repetition (twice within reach counts), by the move-count rules, or by the
-    /// Russian lone king against lone king.
+    /// Russian lone king against a lone king that neither side can catch.
     #[inline]
     fn is_draw(&self, position: &Position) -> bool {
         let last = self.path.len() - 1;
@@ -537,15 +537,8 @@ impl<'a> Searcher<'a> {
                 i -= 2;
             }
         }
-        if self.variant == Variant::Russian {
-            let kings = position.kings();
-            let white = position.pieces(Color::White);
-            let black = position.pieces(Color::Black);
-            if kings.len() == 2 && white.len() == 1 && black.len() == 1 && !position.has_capture() {
-                return true;
-            }
-        }
-        false
+        // A lone king against a lone king is drawn only when neither can force a capture.
+        self.variant == Variant::Russian && is_drawn_king_against_king(position)
     }
 
     /// Enters the child that `mv` leads to, whose hash key is `key`, on the path.

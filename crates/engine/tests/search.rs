@@ -455,6 +455,22 @@ fn equal_kings_endings_score_near_zero() {
     assert!(r.score.value().abs() < 50, "{}", r.score);
 }
 
+/// A lone king against a lone king is not always drawn: White Kd4 (18) against Black Ka1
+/// (29), White to move, wins by d4-h8 (18-4), after which every move of the cornered king is
+/// taken. With Black to move the cornered king takes first; a king off the long diagonal
+/// holds the draw.
+#[test]
+fn finds_the_win_of_a_lone_king_against_a_cornered_king() {
+    for (fen, expected) in [("W:WK18:BK29", "18-4"), ("B:WK29:BK18", "18-4"), ("B:WK18:BK29", "29x4")] {
+        let p = position(Variant::Russian, fen);
+        let (mv, score) = best(&mut engine(), &p, Limits::depth(4));
+        let plies = if expected.contains('x') { 1 } else { 3 };
+        assert_eq!((mv.as_str(), score), (expected, Score::win_in(plies)), "{fen}");
+    }
+    let (_, score) = best(&mut engine(), &position(Variant::Russian, "W:WK18:BK1"), Limits::depth(8));
+    assert_eq!(score, Score::DRAW);
+}
+
 /// Two captures into four-piece endings: 8x15 keeps more on the board, but the ending it
 /// leaves is drawn; 14x21 leaves one the endgame database knows to be won. One ply is enough
 /// when the database is consulted, and only the database gives a score this high (the

@@ -1,7 +1,8 @@
 //! Games: a start position, the moves played, and the outcome with its reason.
 //!
 //! The outcome is decided after every move, in this order: the side to move has no legal move
-//! (it loses); a lone king against a lone king with no capture to make (draw); threefold
+//! (it loses); a lone king against a lone king that neither side can force the capture of
+//! (Russian: draw; see [`is_drawn_king_against_king`]); threefold
 //! repetition; the variant's move-count rules. Agreement, resignation and loss on time are
 //! declared by the players (or a clock) rather than found on the board.
 //!
@@ -16,6 +17,7 @@ use crate::moves::{Move, MoveList};
 use crate::notation::MoveTextError;
 use crate::position::{Color, Position, Variant};
 use crate::square::SquareSet;
+use crate::two_kings::is_drawn_king_against_king;
 
 /// Why a game was won.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -35,7 +37,8 @@ pub enum DrawReason {
     ThreefoldRepetition,
     /// English: 40 moves by each side with no capture and no man moved.
     FortyMoveRule,
-    /// Russian: a lone king against a lone king, with no capture for the side to move.
+    /// Russian: a lone king against a lone king, neither able to force the capture of the other
+    /// (a king that can, such as Kd4 to move against Ka1, plays on and wins).
     KingAgainstKing,
     /// Russian: three or more kings failed to capture a lone king within 15 of their moves.
     ThreeKingsAgainstKing,
@@ -255,7 +258,7 @@ impl Game {
             return Some(Outcome::Win { winner: position.turn().opponent(), reason: WinReason::NoLegalMove });
         }
         let draw = |reason| Some(Outcome::Draw { reason });
-        if self.variant() == Variant::Russian && lone_kings(&position) && !position.has_capture() {
+        if is_drawn_king_against_king(&position) {
             return draw(DrawReason::KingAgainstKing);
         }
         if self.is_threefold_repetition() {
@@ -338,12 +341,6 @@ impl Game {
 
 /// The long diagonal a1-h8 (squares 29, 25, 22, 18, 15, 11, 8, 4).
 const LONG_DIAGONAL: SquareSet = SquareSet(0x8040_2010_0804_0201);
-
-fn lone_kings(position: &Position) -> bool {
-    [Color::White, Color::Black]
-        .iter()
-        .all(|&c| position.pieces(c).len() == 1 && position.kings_of(c).len() == 1)
-}
 
 /// If one side is down to a lone king and the other has at least one king: the stronger
 /// side and the lone king's square.

@@ -4,7 +4,7 @@
 //! draughts variants can join on the same core. It holds positions as small `Copy` values on
 //! bitboards, generates legal moves (compulsory and multi-jump captures, crowning, flying
 //! kings, Turkish strike, promotion during a capture), keeps games with their history and
-//! decides their outcome, and reads and writes FEN, move text and PDN.
+//! decides their outcome (with every lone king against lone king solved once), and reads and writes FEN, move text and PDN.
 //!
 //! Everything else in the project stands on this crate: the engine searches with it, the
 //! terminal game and the server referee with it. It therefore does no I/O and must never
@@ -27,6 +27,7 @@ mod pdn;
 mod perft;
 mod position;
 mod square;
+mod two_kings;
 
 pub use error::{FenError, FenLoadError, IllegalMove, PositionError, VariantError};
 pub use fen::{parse_fen, parse_square, to_fen, to_fen_with, SquareNotation};
@@ -40,3 +41,6 @@ pub use pdn::{
 pub use perft::{perft, perft_divide, Perft, PerftMode, PerftTable};
 pub use position::{Color, Piece, Position, Role, Setup, Variant, MAX_PIECES_PER_SIDE};
 pub use square::{Square, SquareIter, SquareSet};
+pub use two_kings::{
+    is_drawn_king_against_king, lone_kings_plies_to_capture, lone_kings_result, LoneKingsResult,
+};

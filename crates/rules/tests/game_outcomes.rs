@@ -147,13 +147,63 @@ fn english_man_move_resets_the_forty_move_count() {
 }
 
 #[test]
-fn russian_king_against_king_is_drawn_at_once() {
-    assert_eq!(game(Variant::Russian, "W:WK29:BK4").outcome(), draw(DrawReason::KingAgainstKing));
+fn russian_king_against_king_is_drawn_at_once_when_neither_can_force_a_capture() {
+    // Kb8 against Kd4, and Kh8 against Kh2 (what the terminal game's test reaches): neither
+    // king can be driven onto a square where the other takes it.
+    assert_eq!(game(Variant::Russian, "W:WK18:BK1").outcome(), draw(DrawReason::KingAgainstKing));
+    assert_eq!(game(Variant::Russian, "B:WK4:BK28").outcome(), draw(DrawReason::KingAgainstKing));
     // But not when the side to move can capture the other king: a1 takes b2, landing c3.
     let mut g = game(Variant::Russian, "W:WK29:BK25");
     assert_eq!(g.outcome(), None);
     g.play_text("29x22").unwrap();
     assert_eq!(g.outcome(), Some(Outcome::Win { winner: Color::White, reason: WinReason::NoLegalMove }));
+}
+
+/// Checks that the game goes on, and that whatever the side to move plays, the other side
+/// then has only captures, takes the last king and wins.
+fn every_move_is_taken(g: &Game, winner: Color) {
+    assert_eq!(g.outcome(), None, "{:?}", g.position());
+    let moves = g.legal_moves();
+    assert!(!moves.is_empty());
+    for mv in moves.iter() {
+        let mut line = g.clone();
+        line.play(*mv).unwrap();
+        assert_eq!(line.outcome(), None, "{:?} then {mv:?}", g.position());
+        let captures = line.legal_moves();
+        assert!(captures.iter().all(|m| m.is_capture()), "{:?} then {mv:?}", g.position());
+        line.play(captures.as_slice()[0]).unwrap();
+        assert_eq!(line.outcome(), Some(Outcome::Win { winner, reason: WinReason::NoLegalMove }));
+    }
+}
+
+/// The game from `fen` after `opening`.
+fn after(fen: &str, opening: &str) -> Game {
+    let mut g = game(Variant::Russian, fen);
+    assert_eq!(g.outcome(), None, "{fen}");
+    g.play_text(opening).unwrap();
+    g
+}
+
+#[test]
+fn russian_king_against_a_cornered_king_wins() {
+    // White Kd4 (18) against Black Ka1 (29), White to move: d4-h8 (18-4), and every move of
+    // the cornered king lands on the long diagonal, where h8 takes it.
+    every_move_is_taken(&after("W:WK18:BK29", "18-4"), Color::White);
+    // Colours swapped: Black Kd4 against White Ka1, Black to move, wins the same way; and
+    // the board turned round, Black Ke5 (15) against White Kh8 (4), by e5-a1 (15-29).
+    every_move_is_taken(&after("B:WK29:BK18", "18-4"), Color::Black);
+    every_move_is_taken(&after("B:WK4:BK15", "15-29"), Color::Black);
+    // The same squares with the cornered king to move: it takes the other at once.
+    for (fen, capture, winner) in
+        [("B:WK18:BK29", "29x4", Color::Black), ("W:WK29:BK18", "29x4", Color::White)]
+    {
+        let g = after(fen, capture);
+        assert_eq!(g.outcome(), Some(Outcome::Win { winner, reason: WinReason::NoLegalMove }), "{fen}");
+    }
+    // A king in the corner to move, the other king in the opposite corner, has lost: it must
+    // step onto the long diagonal, where the other takes it.
+    every_move_is_taken(&game(Variant::Russian, "W:WK4:BK29"), Color::Black);
+    every_move_is_taken(&game(Variant::Russian, "B:WK4:BK29"), Color::White);
 }
 
 #[test]
