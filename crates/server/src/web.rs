@@ -156,3 +156,33 @@ async fn websocket(State(hub): State<Arc<Hub>>, upgrade: WebSocketUpgrade) -> Re
         .max_frame_size(MAX_FRAME)
         .on_upgrade(move |socket| serve_socket(socket, hub))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The status and body of an error reply, as a client reads them.
+    async fn reply_of(e: ApiError) -> (u16, String) {
+        let response = json_reply(Err(e));
+        let status = response.status().as_u16();
+        let body = axum::body::to_bytes(response.into_body(), 1 << 16).await.unwrap();
+        (status, String::from_utf8(body.to_vec()).unwrap())
+    }
+
+    #[tokio::test]
+    async fn errors_over_http_keep_their_status_and_body() {
+        let cases = [
+            ("not_found", "there is no game x", 404),
+            ("not_finished", "a game is reviewed once it is over", 409),
+            ("bad_ply", "the game has 2 moves: ply must be 0 to 2", 400),
+            ("busy", "the engine is busy with other reviews: try again in a minute", 503),
+            ("unavailable", "the engine is not available", 503),
+            ("unavailable", "the game is unavailable; try again", 503),
+            ("storage", "the game could not be saved; nothing was changed, try again", 503),
+        ];
+        for (code, message, status) in cases {
+            let body = format!("{{\"code\":\"{code}\",\"message\":\"{message}\"}}");
+            assert_eq!(reply_of(ApiError::new(code, message)).await, (status, body));
+        }
+    }
+}

@@ -42,16 +42,20 @@ impl Client {
 
     /// The next JSON message, or `None` if the connection closed.
     pub async fn next(&mut self) -> Option<Value> {
+        let text = self.next_text().await?;
+        let value: Value = serde_json::from_str(&text).expect("server sends JSON");
+        self.seen.push(value.clone());
+        Some(value)
+    }
+
+    /// The next text message exactly as it came over the wire, or `None` if the connection
+    /// closed.
+    pub async fn next_text(&mut self) -> Option<String> {
         loop {
             let message = tokio::time::timeout(PATIENCE, self.ws.next()).await.expect("a message in time");
             match message {
-                None | Some(Err(_)) => return None,
-                Some(Ok(Message::Text(text))) => {
-                    let value: Value = serde_json::from_str(text.as_str()).expect("server sends JSON");
-                    self.seen.push(value.clone());
-                    return Some(value);
-                }
-                Some(Ok(Message::Close(_))) => return None,
+                None | Some(Err(_)) | Some(Ok(Message::Close(_))) => return None,
+                Some(Ok(Message::Text(text))) => return Some(text.as_str().to_string()),
                 Some(Ok(_)) => continue,
             }
         }
