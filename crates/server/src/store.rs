@@ -629,7 +629,7 @@ fn build_game(id: &str, row: &AnyRow, seats: &[AnyRow], moves: &[MoveRecord]) ->
     let listed = column::<i64>(row, "listed")? != 0;
     let mut game = LiveGame::new(id.to_string(), start, seat_list, clock, listed, column(row, "created_ms")?);
     for record in moves {
-        game.replay(record)?;
+        game.replay(record).map_err(|e| e.to_string())?;
     }
     game.status = status;
     game.listed = listed;

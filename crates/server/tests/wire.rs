@@ -497,23 +497,24 @@ async fn every_message_is_byte_for_byte_as_recorded() {
 fn states_on_the_clock_are_byte_for_byte_as_recorded() {
     use checkers_rules::{Color, Position, Variant};
     use checkers_server::live::{ClockSpec, LiveGame, MoveRequest, Seat};
+    use checkers_server::protocol::state_text;
     let mut t = Transcript::default();
     let text = |t: &str| MoveRequest { text: Some(t.to_string()), ..Default::default() };
     let clock = Some(ClockSpec { base_ms: 60_000, increment_ms: 2_000 });
     let seats = [Seat::human(Some("Wes".into()), None), Seat::human(Some("Bea".into()), Some("b".into()))];
     let mut game = LiveGame::new("timed".into(), Position::start(Variant::English), seats, clock, true, 0);
     t.heading("waiting, listed, at 500 ms");
-    t.lines.push(game.snapshot(500));
+    t.lines.push(state_text(&game, 500));
     game.join(Some(Color::White), "w".into(), None, 1_000).unwrap();
     let mv = game.resolve_move(&text("11-15")).unwrap();
     game.play(Color::Black, mv, 6_000).unwrap();
     game.offer_draw(Color::Black, 6_500).unwrap();
     t.heading("Black played 11-15 at 6 s and offers a draw; at 7 s");
-    t.lines.push(game.snapshot(7_000));
+    t.lines.push(state_text(&game, 7_000));
     assert!(game.check_flag(70_000));
     game.ask_rematch(Color::White, "next".into(), 71_000).unwrap();
     t.heading("White out of time at 70 s, then asks for a rematch; at 72 s");
-    t.lines.push(game.snapshot(72_000));
+    t.lines.push(state_text(&game, 72_000));
 
     let seats = [Seat::computer(9), Seat::human(None, Some("b".into()))];
     let mut game = LiveGame::new("book".into(), Position::start(Variant::English), seats, None, false, 0);
@@ -522,7 +523,7 @@ fn states_on_the_clock_are_byte_for_byte_as_recorded() {
     let mv = game.resolve_move(&text("23-19")).unwrap();
     game.play(Color::White, mv, 2_000).unwrap();
     t.heading("level 9 answers 11-15 with 23-19, from its book");
-    t.lines.push(game.snapshot(3_000));
+    t.lines.push(state_text(&game, 3_000));
     t.check("states");
 }
 
