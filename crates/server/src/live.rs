@@ -670,6 +670,27 @@ mod tests {
     }
 
     #[test]
+    fn a_stored_move_the_rules_refuse_is_a_typed_replay_error() {
+        let mut g = two_humans(None);
+        let stored = |ply: u32, hub: &str| MoveRecord {
+            ply,
+            hub: hub.to_string(),
+            pdn: String::new(),
+            fen_after: String::new(),
+            white_ms: 0,
+            black_ms: 0,
+            played_ms: 0,
+        };
+        assert_eq!(g.replay(&stored(0, "11-15")), Ok(()));
+        let refused = g.replay(&stored(1, "11-15"));
+        assert_eq!(refused, Err(ReplayError::NotLegal { ply: 1, text: "11-15".into() }));
+        assert_eq!(refused.unwrap_err().to_string(), "stored move 11-15 (ply 1) is not legal");
+        g.resign(Color::White, 0).unwrap();
+        let after_the_end = g.replay(&stored(1, "22-18"));
+        assert!(matches!(after_the_end, Err(ReplayError::Refused { ply: 1, .. })), "{after_the_end:?}");
+    }
+
+    #[test]
     fn squares_form_and_ambiguity() {
         let g = two_humans(None);
         let req = MoveRequest { from: Some(9), to: Some(13), ..Default::default() };
