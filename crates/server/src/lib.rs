@@ -49,6 +49,7 @@
 
 mod actor;
 pub mod computer;
+mod database_url;
 pub mod error;
 pub mod live;
 pub mod pdn;
@@ -104,8 +105,8 @@ impl Running {
 
 /// Opens the database, resumes unfinished games, binds the address and starts serving.
 pub async fn start(config: &Config) -> anyhow::Result<Running> {
-    let store =
-        Store::open(&config.db).await.with_context(|| format!("cannot open database {}", config.db))?;
+    // The error says which database, without its password.
+    let store = Store::open(&config.db).await?;
     let threads = config
         .engine_threads
         .unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
@@ -132,6 +133,13 @@ pub async fn start(config: &Config) -> anyhow::Result<Running> {
 
 /// Runs the server until Ctrl-C, printing the address it listens on (first line of stdout).
 pub async fn run(config: Config) -> anyhow::Result<()> {
+    if database_url::is_postgres(&config.db) {
+        eprintln!(
+            "checkers serve: connecting to {} (giving up after {} s)",
+            database_url::redact(&config.db),
+            store::CONNECT_TIMEOUT.as_secs()
+        );
+    }
     let running = start(&config).await?;
     println!("listening on http://{}", running.addr);
     eprintln!(
