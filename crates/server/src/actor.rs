@@ -26,46 +26,17 @@ pub type Reply<T> = oneshot::Sender<Result<T, ApiError>>;
 
 /// What a game's actor is asked to do.
 pub enum Command {
-    /// The game's `state` message as of now.
-    Snapshot {
-        reply: oneshot::Sender<Arc<str>>,
-    },
-    SeatOf {
-        token_hash: String,
-        reply: oneshot::Sender<Option<Color>>,
-    },
-    Join {
-        wanted: Option<Color>,
-        token_hash: String,
-        name: Option<String>,
-        reply: Reply<Color>,
-    },
-    Move {
-        token_hash: String,
-        request: MoveRequest,
-        ply: Option<u32>,
-        reply: Reply<u32>,
-    },
-    Draw {
-        token_hash: String,
-        action: DrawAction,
-        reply: Reply<()>,
-    },
-    Resign {
-        token_hash: String,
-        reply: Reply<()>,
-    },
-    Rematch {
-        token_hash: String,
-        reply: Reply<Option<String>>,
-    },
-    Pdn {
-        reply: oneshot::Sender<PdnGame>,
-    },
+    // The game's `state` message as of now.
+    Snapshot { reply: oneshot::Sender<Arc<str>> },
+    SeatOf { token_hash: String, reply: oneshot::Sender<Option<Color>> },
+    Join { wanted: Option<Color>, token_hash: String, name: Option<String>, reply: Reply<Color> },
+    Move { token_hash: String, request: MoveRequest, ply: Option<u32>, reply: Reply<u32> },
+    Draw { token_hash: String, action: DrawAction, reply: Reply<()> },
+    Resign { token_hash: String, reply: Reply<()> },
+    Rematch { token_hash: String, reply: Reply<Option<String>> },
+    Pdn { reply: oneshot::Sender<PdnGame> },
     // The game's moves so far, and whether it is over.
-    Record {
-        reply: oneshot::Sender<(Game, bool)>,
-    },
+    Record { reply: oneshot::Sender<(Game, bool)> },
 }
 
 /// How to reach a game's actor: its commands, and the states it pushes.

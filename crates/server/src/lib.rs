@@ -23,7 +23,8 @@
 //! | [`error`] | the error replies: [`ErrorCode`] and [`ApiError`] |
 //! | `ws` | one WebSocket connection: limits on size and rate, answers, pushes |
 //! | `web` | the HTTP routes and the embedded page |
-//! | [`store`] | the database: migrations, group commit, loading games back |
+//! | [`store`] | the database: migrations, group commit, loading games back, errors that never show the password |
+//! | `database_url` | what follows `--db` made a URL, and shown back without its password |
 //! | [`computer`] | the engine's pool of blocking threads |
 //! | [`pdn`], [`token`] | PDN export; seat tokens and game ids |
 //!
