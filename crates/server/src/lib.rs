@@ -11,83 +11,52 @@
 //! It depends on the rules library and the engine; neither may depend on it. The command line
 //! starts it (`checkers serve`), and nothing here reads the command line itself.
 //!
-//! ## HTTP
+//! ## Layout
 //!
-//! | path | what |
+//! | module | what it holds |
 //! | --- | --- |
-//! | `/`, `/g/{id}`, `/games` | the web page (lobby, a game, the list of games) |
-//! | `/ws` | the WebSocket below |
-//! | `/games/{id}.pdn` | the game as PDN |
-//! | `/api/games` | recent and live games, JSON `{"games": [...]}` |
-//! | `/games/{id}/review` | the engine's review of a finished game, JSON: `moves` (each `text`, `route`, `fen` of the position after it, `score` after it for the side that played it, `verdict` `good`, `mistake` or `blunder`, the engine's move `best` and its `best_score`, `comment`), `white` and `black` (`mistakes`, `blunders`), `nodes` searched a position; 409 `not_finished` while the game is on, 404 `not_found`, 503 `busy` when eight reviews already wait (they run one at a time) |
-//! | `/games/{id}/review.pdn` | the finished game as PDN with the review's comment after each move |
-//! | `/games/{id}/lines?ply=N` | the engine's three best moves in the position after N moves of a finished game (0: the start), JSON: `lines` (each `move`, `score` for the side to move, `line` from the position), best first (one when the move is forced, none when there is no move), `fen`, `depth`, `nodes`; 400 `bad_ply` for a ply past the game's end or none given, otherwise as `/review` (409, 404, 503 `busy`, queued with the reviews) |
+//! | [`registry`] | the registry of live games: finds or loads a game's actor, the lobby of open games, the list of games in play |
+//! | `actor` | a game's actor: one task per game in memory, which orders its moves, commits each before anyone hears of it, runs its clock and asks the computer to move |
+//! | [`live`] | a game on the server as pure logic (seats, clocks, offers, refusals), testable without sockets |
+//! | `review` | the engine's reviews and best lines of finished games, queued one at a time and kept |
+//! | [`protocol`] | the wire format: client and server messages, the HTTP API's JSON bodies |
+//! | [`error`] | the error replies: [`ErrorCode`] and [`ApiError`] |
+//! | `ws` | one WebSocket connection: limits on size and rate, answers, pushes |
+//! | `web` | the HTTP routes and the embedded page |
+//! | [`store`] | the database: migrations, group commit, loading games back, errors that never show the password |
+//! | `database_url` | what follows `--db` made a URL, and shown back without its password |
+//! | [`computer`] | the engine's pool of blocking threads |
+//! | [`pdn`], [`token`] | PDN export; seat tokens and game ids |
 //!
-//! ## The WebSocket protocol
+//! ## The protocol in brief
 //!
-//! Every message is one JSON object with a type field `t`. A client message may carry an `id`
-//! (a number or short string); the reply to it carries the same value as `re`. Client messages
-//! are at most 4096 bytes and are rate-limited (a burst of 40, then 20 a second); past that
-//! the client gets `rate_limited` errors and is slowed down, and one that keeps on is
-//! disconnected. A refused message changes nothing.
+//! The full description, every field and every code, is `docs/protocol.md`.
 //!
-//! Client to server:
+//! HTTP: the page at `/`, `/g/{id}` and `/games`; the WebSocket at `/ws`; a game as PDN at
+//! `/games/{id}.pdn`; recent and live games at `/api/games`; for a finished game, the engine's
+//! review at `/games/{id}/review` (and as PDN with comments at `/games/{id}/review.pdn`) and
+//! its three best moves in a position at `/games/{id}/lines?ply=N`. Errors are JSON
+//! `{"code", "message"}` with status 404 `not_found`, 409 `not_finished`, 400 `bad_ply` or 503
+//! (`busy`, `unavailable`, `storage`).
 //!
-//! - `{"t":"create","opponent":"computer"|"friend"|"open","level":1-9,"variant":"english"|"russian",
-//!   "color":"white"|"black"|"random","clock":{"base":SECONDS,"increment":SECONDS},"name":"..."}`:
-//!   a new game. `level` only against the computer; `clock` omitted for an untimed game;
-//!   `friend` games are joined by link only, `open` ones are also listed in the lobby.
-//!   Replies `seated`, then subscribes the connection to the game (`watching`, `state`).
-//! - `{"t":"join","game":ID,"color":...,"name":...}`: takes the free seat. Replies as `create`.
-//! - `{"t":"watch","game":ID,"token":TOKEN?}`: subscribes to the game's states (one game per
-//!   connection at a time). Replies `watching` with the seat the token holds (or `null`), then
-//!   the current `state`.
-//! - `{"t":"move","game":ID,"token":TOKEN,"text":"9x18x27"}` or with
-//!   `"from":9,"to":27,"captured":[14,23]` (`captured` needed only to tell two moves apart);
-//!   optional `"ply":N`, the number of moves played before this one, makes a resent move
-//!   harmless (`stale` if the game has moved on). Replies `{"t":"ok","ply":N+1}` after the move
-//!   is committed; every subscriber then gets the new `state`.
-//! - `{"t":"draw","game":ID,"token":TOKEN,"action":"offer"|"accept"|"decline"}`: an offer stands
-//!   until answered or until the opponent moves; offering when the opponent has offered accepts.
-//!   Offers, their answers and rematch requests are committed like moves: a restart keeps them.
-//! - `{"t":"resign","game":ID,"token":TOKEN}`: before anyone joined, withdraws the game.
-//! - `{"t":"rematch","game":ID,"token":TOKEN}`: once both players ask (at once against the
-//!   computer), a new game with colours swapped; each keeps their seat token. Replies
-//!   `{"t":"rematch","game":ID,"new_game":ID|null}`; the old game's `state` names the new game.
-//! - `{"t":"lobby"}`: subscribes to the list of open games.
-//! - `{"t":"games"}`: subscribes to the list of games in play and recently finished here
-//!   (entries as in `/api/games`), sent again at most once a second while it changes.
-//! - `{"t":"ping"}`: replies `pong`.
-//!
-//! Server to client:
-//!
-//! - `{"t":"seated","game":ID,"color":"white"|"black","token":TOKEN}`: the seat token is the
-//!   only key to the seat; the server keeps only its SHA-256.
-//! - `{"t":"watching","game":ID,"color":...}`.
-//! - `{"t":"state","game":{...}}`: `id`, `variant`, `status` (`waiting`, `playing`,
-//!   `finished`), `start_fen`, `fen`, `turn`, `ply`, `moves` (PDN long form, in order),
-//!   `last_move` (`text`, `route`, `captured`, `book`: true when the computer played it from
-//!   its opening book, as levels 7-9 do in the positions it holds), `legal` (each `text`, `from`, `to`, `route`:
-//!   the squares the piece stops on, `captured`), `clock` (`base_ms`, `increment_ms`,
-//!   `white_ms`, `black_ms` as of sending, `running`: the colour whose clock runs, or null),
-//!   `players` (`white`/`black`: `kind`, `name`, `level`, `seated`), `draw_offer`,
-//!   `rematch_offers`, `rematch_game`, `rematch_of`, and once over `result` (`1-0` White won,
-//!   `0-1`, `1/2-1/2`, `*` withdrawn), `winner`, `reason` (a code such as `no_legal_move`,
-//!   `resignation`, `time`, `agreement`, `threefold_repetition`, `forty_move_rule`) and
-//!   `message` (a sentence saying who won and why).
-//! - `{"t":"lobby","games":[{"id","variant","clock","name","creator_color","created_ms"}]}`.
-//! - `{"t":"games","games":[{"id","variant","status","result","reason","white","black","plies",
-//!   "created_ms","updated_ms"}]}`: games in play first, then the most recently changed.
-//! - `{"t":"ok"}`, `{"t":"pong"}`, `{"t":"rematch",...}`.
-//! - `{"t":"error","re":...,"code":CODE,"message":"..."}` with `CODE` one of `bad_request`,
-//!   `too_large`, `rate_limited`, `not_found`, `not_your_seat`, `not_your_turn`,
-//!   `illegal_move`, `stale`, `not_started`, `game_over`, `no_free_seat`, `no_draw_offer`,
-//!   `draw_declined`, `rematch_refused`, `storage`, `unavailable`.
+//! WebSocket: every message is one JSON object with a type field `t`. A client message may
+//! carry an `id`, echoed as `re` in the reply. Clients `create` a game (against the
+//! `computer`, a `friend` or an `open` seat in the lobby), `join`, `watch`, `move`, `draw`
+//! (`offer`, `accept`, `decline`), `resign`, ask for a `rematch`, follow the `lobby` or the
+//! `games`, and `ping`. The server answers `seated`, `watching`, `ok`, `rematch`, `pong` or
+//! `error` (with an [`ErrorCode`]), and pushes each watched game's `state`, the `lobby` and
+//! the `games` as they change. Client messages are at most 4096 bytes and rate-limited; a
+//! refused message changes nothing.
 
+mod actor;
 pub mod computer;
-pub mod hub;
+mod database_url;
+pub mod error;
 pub mod live;
 pub mod pdn;
+pub mod protocol;
+pub mod registry;
+mod review;
 pub mod store;
 pub mod token;
 mod web;
@@ -102,7 +71,8 @@ use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
-pub use hub::Hub;
+pub use error::{ApiError, ErrorCode};
+pub use registry::Registry;
 pub use store::Store;
 
 /// How to run the server.
@@ -119,7 +89,7 @@ pub struct Config {
 /// A server running in this process.
 pub struct Running {
     pub addr: SocketAddr,
-    pub hub: Arc<Hub>,
+    pub registry: Arc<Registry>,
     shutdown: oneshot::Sender<()>,
     task: JoinHandle<std::io::Result<()>>,
 }
@@ -129,20 +99,20 @@ impl Running {
     pub async fn stop(self) -> anyhow::Result<()> {
         let _ = self.shutdown.send(());
         self.task.await.context("server task")?.context("server")?;
-        self.hub.store().close().await;
+        self.registry.store().close().await;
         Ok(())
     }
 }
 
 /// Opens the database, resumes unfinished games, binds the address and starts serving.
 pub async fn start(config: &Config) -> anyhow::Result<Running> {
-    let store =
-        Store::open(&config.db).await.with_context(|| format!("cannot open database {}", config.db))?;
+    // The error says which database, without its password.
+    let store = Store::open(&config.db).await?;
     let threads = config
         .engine_threads
         .unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
-    let hub = Hub::new(store, computer::ComputerPool::new(threads));
-    hub.resume_unfinished().await.context("cannot resume unfinished games")?;
+    let registry = Registry::new(store, computer::ComputerPool::new(threads));
+    registry.resume_unfinished().await.context("cannot resume unfinished games")?;
     let listener =
         TcpListener::bind(&config.addr).await.with_context(|| format!("cannot listen on {}", config.addr))?;
     let addr = listener.local_addr()?;
@@ -151,7 +121,7 @@ pub async fn start(config: &Config) -> anyhow::Result<Running> {
         let _ = tcp.set_nodelay(true);
     });
     let (shutdown, stopped) = oneshot::channel::<()>();
-    let app = web::router(hub.clone());
+    let app = web::router(registry.clone());
     let task = tokio::spawn(async move {
         axum::serve(listener, app)
             .with_graceful_shutdown(async {
@@ -159,17 +129,24 @@ pub async fn start(config: &Config) -> anyhow::Result<Running> {
             })
             .await
     });
-    Ok(Running { addr, hub, shutdown, task })
+    Ok(Running { addr, registry, shutdown, task })
 }
 
 /// Runs the server until Ctrl-C, printing the address it listens on (first line of stdout).
 pub async fn run(config: Config) -> anyhow::Result<()> {
+    if database_url::is_postgres(&config.db) {
+        eprintln!(
+            "checkers serve: connecting to {} (giving up after {} s)",
+            database_url::redact(&config.db),
+            store::CONNECT_TIMEOUT.as_secs()
+        );
+    }
     let running = start(&config).await?;
     println!("listening on http://{}", running.addr);
     eprintln!(
         "checkers serve: open http://{} in a browser; database {}; Ctrl-C stops",
         running.addr,
-        if running.hub.store().is_sqlite() { config.db.as_str() } else { "PostgreSQL" }
+        if running.registry.store().is_sqlite() { config.db.as_str() } else { "PostgreSQL" }
     );
     tokio::signal::ctrl_c().await.context("waiting for Ctrl-C")?;
     running.stop().await

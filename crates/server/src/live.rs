@@ -1,13 +1,14 @@
 //! A game on the server: the rules state, the seats, the clocks and the offers between the
 //! players. Pure logic with no I/O, so every rule of play is testable without sockets.
 //!
-//! The hub changes a game by cloning it, changing the clone, committing the change to the
-//! database and only then keeping the clone; a refused or failed change leaves the game as it
-//! was.
+//! The game's actor changes a game by cloning it, changing the clone, committing the change
+//! to the database and only then keeping the clone; a refused or failed change leaves the game
+//! as it was.
 
 use checkers_engine::Level;
 use checkers_rules::{
-    Color, DrawReason, Game, Move, Outcome, PdnResult, Position, SquareNotation, Variant, WinReason,
+    Color, DrawReason, Game, GameError, Move, Outcome, PdnResult, Position, SquareNotation, Variant,
+    WinReason,
 };
 use serde::Serialize;
 use thiserror::Error;
@@ -71,7 +72,7 @@ impl Seat {
 }
 
 /// A Fischer clock: each side starts with `base_ms` and gains `increment_ms` per move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct ClockSpec {
     pub base_ms: i64,
     pub increment_ms: i64,
@@ -104,6 +105,16 @@ pub enum Refusal {
     RematchArranged,
     #[error("only a player seated in the game can ask for a rematch")]
     RematchNotHuman,
+}
+
+/// Why a stored move cannot be replayed: the stored game is not one the rules allow.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum ReplayError {
+    #[error("stored move {text} (ply {ply}) is not legal")]
+    NotLegal { ply: u32, text: String },
+    /// The rules refused the move (the game was already over).
+    #[error("stored move {text} (ply {ply}) cannot be played: {refusal}")]
+    Refused { ply: u32, text: String, refusal: GameError },
 }
 
 /// A move as a client names it: text, or squares.
@@ -437,12 +448,16 @@ impl LiveGame {
     }
 
     /// Replays a stored move (on loading a game): no turn or clock checks beyond legality.
-    pub fn replay(&mut self, record: &MoveRecord) -> Result<(), String> {
+    pub fn replay(&mut self, record: &MoveRecord) -> Result<(), ReplayError> {
         let position = self.position();
         let mv = parse_hub(&position, &record.hub)
-            .ok_or_else(|| format!("stored move {} (ply {}) is not legal", record.hub, record.ply))?;
+            .ok_or_else(|| ReplayError::NotLegal { ply: record.ply, text: record.hub.clone() })?;
         let pdn = mv.to_pdn(&position, SquareNotation::Numeric);
-        self.game.play(mv).map_err(|e| e.to_string())?;
+        self.game.play(mv).map_err(|refusal| ReplayError::Refused {
+            ply: record.ply,
+            text: record.hub.clone(),
+            refusal,
+        })?;
         self.pdn_moves.push(pdn);
         self.remaining_ms = [record.white_ms, record.black_ms];
         Ok(())
@@ -551,7 +566,7 @@ impl LiveGame {
     /// Whether the move made from `before` was the computer's answer from its opening book.
     /// Worked out again rather than stored: a level plays from its book exactly when the book
     /// holds the position, so this holds for games read back after a restart too.
-    fn played_from_book(&self, before: &Position) -> bool {
+    pub fn played_from_book(&self, before: &Position) -> bool {
         match self.seats[side(before.turn())].kind {
             PlayerKind::Computer { level } => {
                 Level::new(u32::from(level)).is_some_and(|level| level.opens_from_book(before))
@@ -559,176 +574,6 @@ impl LiveGame {
             PlayerKind::Human => false,
         }
     }
-
-    /// The state every client of the game sees, as JSON text (see the protocol in `lib.rs`).
-    /// Written straight from typed fields: it is built for every move, on every server.
-    pub fn snapshot(&self, now_ms: i64) -> String {
-        let position = self.position();
-        let squares = |list: &[checkers_rules::Square]| list.iter().map(|s| s.number()).collect::<Vec<u32>>();
-        let legal = if self.status == Status::Playing {
-            position
-                .legal_moves()
-                .iter()
-                .map(|m| LegalMove {
-                    text: m.to_pdn(&position, SquareNotation::Numeric),
-                    from: m.from().number(),
-                    to: m.to().number(),
-                    route: squares(&m.route(&position)),
-                    captured: squares(&m.captured().squares()),
-                })
-                .collect()
-        } else {
-            Vec::new()
-        };
-        let last_move = match (self.game.moves().last(), self.game.positions().iter().rev().nth(1)) {
-            (Some(mv), Some(before)) => Some(LastMove {
-                text: mv.to_pdn(before, SquareNotation::Numeric),
-                route: squares(&mv.route(before)),
-                captured: squares(&mv.captured().squares()),
-                book: self.played_from_book(before),
-            }),
-            _ => None,
-        };
-        let clocks = self.clocks_at(now_ms);
-        let clock = self.clock.map(|spec| ClockState {
-            base_ms: spec.base_ms,
-            increment_ms: spec.increment_ms,
-            white_ms: clocks[0],
-            black_ms: clocks[1],
-            running: self.turn_started_ms.map(|_| color_name(position.turn())),
-        });
-        let player = |seat: &'_ Seat| {
-            let (kind, level, seated) = match seat.kind {
-                PlayerKind::Human => ("human", None, seat.token_hash.is_some()),
-                PlayerKind::Computer { level } => ("computer", Some(level), true),
-            };
-            PlayerState { kind, name: seat.name.clone(), level, seated }
-        };
-        let (result, reason, message, winner) = if self.aborted {
-            (Some("*"), Some(ABORTED), Some("The game was withdrawn before it began".to_string()), None)
-        } else {
-            match self.outcome() {
-                Some(o) => (
-                    Some(result_text(position.variant(), Some(o))),
-                    Some(reason_code(&o)),
-                    Some(o.to_string()),
-                    o.winner().map(color_name),
-                ),
-                None => (None, None, None, None),
-            }
-        };
-        let state = StateMessage {
-            t: "state",
-            game: GameState {
-                id: &self.id,
-                variant: position.variant().name(),
-                status: self.status.as_str(),
-                listed: self.listed,
-                start_fen: self.game.start().to_fen(),
-                fen: position.to_fen(),
-                turn: color_name(position.turn()),
-                ply: self.ply(),
-                moves: &self.pdn_moves,
-                last_move,
-                legal,
-                clock,
-                players: Players { white: player(&self.seats[0]), black: player(&self.seats[1]) },
-                draw_offer: self.draw_offer.map(color_name),
-                rematch_offers: RematchOffers {
-                    white: self.rematch_offers[0],
-                    black: self.rematch_offers[1],
-                },
-                rematch_game: self.rematch_game.as_deref(),
-                rematch_of: self.rematch_of.as_deref(),
-                result,
-                reason,
-                message,
-                winner,
-            },
-        };
-        // Plain strings, numbers and lists: serialising it cannot fail.
-        serde_json::to_string(&state).unwrap_or_default()
-    }
-}
-
-/// The `state` message, field for field as the protocol in `lib.rs` describes it.
-#[derive(Serialize)]
-struct StateMessage<'a> {
-    t: &'static str,
-    game: GameState<'a>,
-}
-
-#[derive(Serialize)]
-struct GameState<'a> {
-    id: &'a str,
-    variant: &'static str,
-    status: &'static str,
-    listed: bool,
-    start_fen: String,
-    fen: String,
-    turn: &'static str,
-    ply: u32,
-    moves: &'a [String],
-    last_move: Option<LastMove>,
-    legal: Vec<LegalMove>,
-    clock: Option<ClockState>,
-    players: Players,
-    draw_offer: Option<&'static str>,
-    rematch_offers: RematchOffers,
-    rematch_game: Option<&'a str>,
-    rematch_of: Option<&'a str>,
-    result: Option<&'static str>,
-    reason: Option<&'static str>,
-    message: Option<String>,
-    winner: Option<&'static str>,
-}
-
-#[derive(Serialize)]
-struct LegalMove {
-    text: String,
-    from: u32,
-    to: u32,
-    route: Vec<u32>,
-    captured: Vec<u32>,
-}
-
-#[derive(Serialize)]
-struct LastMove {
-    text: String,
-    route: Vec<u32>,
-    captured: Vec<u32>,
-    /// The computer played it from its opening book.
-    book: bool,
-}
-
-#[derive(Serialize)]
-struct ClockState {
-    base_ms: i64,
-    increment_ms: i64,
-    white_ms: i64,
-    black_ms: i64,
-    running: Option<&'static str>,
-}
-
-#[derive(Serialize)]
-struct Players {
-    white: PlayerState,
-    black: PlayerState,
-}
-
-#[derive(Serialize)]
-struct PlayerState {
-    kind: &'static str,
-    name: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    level: Option<u8>,
-    seated: bool,
-}
-
-#[derive(Serialize)]
-struct RematchOffers {
-    white: bool,
-    black: bool,
 }
 
 /// The legal move named by Hub move text (`11-15`, `9x27x14x23`).
@@ -782,7 +627,7 @@ mod tests {
         let mut g = two_humans(Some(ClockSpec { base_ms: 60_000, increment_ms: 0 }));
         let mv = g.resolve_move(&text("11-15")).unwrap();
         g.play(Color::Black, mv, 2000).unwrap();
-        let state: serde_json::Value = serde_json::from_str(&g.snapshot(3000)).unwrap();
+        let state: serde_json::Value = serde_json::from_str(&crate::protocol::state_text(&g, 3000)).unwrap();
         let game = &state["game"];
         assert_eq!(state["t"], "state");
         assert_eq!((game["ply"].as_u64(), game["turn"].as_str()), (Some(1), Some("white")));
@@ -806,7 +651,7 @@ mod tests {
     #[test]
     fn the_last_move_says_when_the_computer_played_it_from_its_book() {
         let book_flag = |g: &LiveGame| {
-            let state: serde_json::Value = serde_json::from_str(&g.snapshot(0)).unwrap();
+            let state: serde_json::Value = serde_json::from_str(&crate::protocol::state_text(g, 0)).unwrap();
             state["game"]["last_move"]["book"].as_bool()
         };
         for (level, from_book) in [(9, true), (7, true), (4, false)] {
@@ -822,6 +667,27 @@ mod tests {
             g.play(Color::White, reply, 0).unwrap();
             assert_eq!(book_flag(&g), Some(from_book), "level {}", level.number());
         }
+    }
+
+    #[test]
+    fn a_stored_move_the_rules_refuse_is_a_typed_replay_error() {
+        let mut g = two_humans(None);
+        let stored = |ply: u32, hub: &str| MoveRecord {
+            ply,
+            hub: hub.to_string(),
+            pdn: String::new(),
+            fen_after: String::new(),
+            white_ms: 0,
+            black_ms: 0,
+            played_ms: 0,
+        };
+        assert_eq!(g.replay(&stored(0, "11-15")), Ok(()));
+        let refused = g.replay(&stored(1, "11-15"));
+        assert_eq!(refused, Err(ReplayError::NotLegal { ply: 1, text: "11-15".into() }));
+        assert_eq!(refused.unwrap_err().to_string(), "stored move 11-15 (ply 1) is not legal");
+        g.resign(Color::White, 0).unwrap();
+        let after_the_end = g.replay(&stored(1, "22-18"));
+        assert!(matches!(after_the_end, Err(ReplayError::Refused { ply: 1, .. })), "{after_the_end:?}");
     }
 
     #[test]

@@ -16,33 +16,91 @@
 //! checkpoint's fsyncs do not stall commits.
 
 use std::borrow::Cow;
+use std::time::Duration;
 
 use checkers_rules::{Color, Position, Variant};
 use futures_util::future::BoxFuture;
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::error::BoxDynError;
 use sqlx::migrate::{Migration, MigrationSource, MigrationType, Migrator};
-use sqlx::{AnyConnection, AnyPool, Executor, FromRow, Row};
+use sqlx::{AnyConnection, AnyPool, Connection, Executor, FromRow, Row};
 use thiserror::Error;
 use tokio::sync::{mpsc, oneshot};
 
+use crate::database_url::{normalise_url, redact, scrub};
 use crate::live::{
     color_name, parse_color, reason_code, result_text, side, ClockSpec, LiveGame, MoveRecord, PlayerKind,
     Seat, Status, ABORTED,
 };
 
+/// What went wrong with the database. Each says all it knows in its own message, with no
+/// `source` to print after it: sqlx's errors already repeat their causes in their messages,
+/// so the causes are joined here once each (see [`causes`]).
 #[derive(Debug, Error)]
 pub enum StoreError {
-    #[error("database: {0}")]
-    Db(#[from] sqlx::Error),
-    #[error("database migration: {0}")]
-    Migrate(#[from] sqlx::migrate::MigrateError),
+    /// The database could not be opened: `url` is shown without its password, and `cause` has
+    /// it taken out wherever it appeared.
+    #[error("cannot open database {url}: {cause}")]
+    Open { url: String, cause: String },
+    #[error("database: {}", causes(.0))]
+    Db(sqlx::Error),
     #[error("stored game {id} cannot be loaded: {why}")]
     Corrupt { id: String, why: String },
+    /// The URL, shown without its password.
     #[error("unsupported database URL `{0}` (expected a SQLite file path, sqlite://... or postgres://...)")]
     BadUrl(String),
     #[error("the database writer has stopped")]
     WriterStopped,
+}
+
+impl From<sqlx::Error> for StoreError {
+    fn from(e: sqlx::Error) -> StoreError {
+        StoreError::Db(e)
+    }
+}
+
+/// An error's message followed by each of its causes that the messages before it do not
+/// already say (sqlx's messages include their sources' text, which a plain chain would print
+/// two or three times).
+pub fn causes(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        let said = cause.to_string();
+        if !text.contains(&said) {
+            text.push_str(": ");
+            text.push_str(&said);
+        }
+        source = cause.source();
+    }
+    text
+}
+
+/// How long the first connection to the database may take: a host that does not answer is
+/// reported after this, not after the pool's half minute.
+pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Why opening the database failed, before the URL is put in front of it.
+#[derive(Debug, Error)]
+enum OpenFailure {
+    #[error("no answer within {} s", CONNECT_TIMEOUT.as_secs())]
+    NoAnswer,
+    #[error("{}", causes(.0))]
+    Db(sqlx::Error),
+    #[error("migration: {}", causes(.0))]
+    Migrate(sqlx::migrate::MigrateError),
+}
+
+impl From<sqlx::Error> for OpenFailure {
+    fn from(e: sqlx::Error) -> OpenFailure {
+        OpenFailure::Db(e)
+    }
+}
+
+impl From<sqlx::migrate::MigrateError> for OpenFailure {
+    fn from(e: sqlx::migrate::MigrateError) -> OpenFailure {
+        OpenFailure::Migrate(e)
+    }
 }
 
 /// The embedded migrations, in order. A released migration is never edited: a change to the
@@ -121,25 +179,6 @@ pub struct Store {
     is_sqlite: bool,
 }
 
-/// Turns what the user typed after `--db` into a URL sqlx understands.
-pub fn normalise_url(text: &str) -> Result<String, StoreError> {
-    if text.starts_with("postgres://") || text.starts_with("postgresql://") {
-        return Ok(text.to_string());
-    }
-    if text.starts_with("sqlite:") {
-        let mut url = text.to_string();
-        if !url.contains("mode=") && !url.contains(":memory:") {
-            url.push(if url.contains('?') { '&' } else { '?' });
-            url.push_str("mode=rwc");
-        }
-        return Ok(url);
-    }
-    if text.contains("://") || text.is_empty() {
-        return Err(StoreError::BadUrl(text.to_string()));
-    }
-    Ok(format!("sqlite://{text}?mode=rwc"))
-}
-
 /// Which connections a pool holds.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Role {
@@ -176,20 +215,34 @@ fn pool_options(is_sqlite: bool, role: Role, connections: u32) -> AnyPoolOptions
 
 impl Store {
     /// Connects (creating a SQLite file if needed), brings the schema up to date and starts
-    /// the writer task (so it must be called inside a tokio runtime).
+    /// the writer task (so it must be called inside a tokio runtime). Gives up on a database
+    /// that does not answer within [`CONNECT_TIMEOUT`]; the error never shows the password.
     pub async fn open(url_text: &str) -> Result<Store, StoreError> {
         sqlx::any::install_default_drivers();
         let url = normalise_url(url_text)?;
+        Store::connect(&url).await.map_err(|failure| StoreError::Open {
+            url: redact(url_text),
+            cause: scrub(&failure.to_string(), url_text),
+        })
+    }
+
+    async fn connect(url: &str) -> Result<Store, OpenFailure> {
+        // One connection on its own first, so that a wrong address, port or password is
+        // reported as such at once; the pools would only time out, after half a minute.
+        let first = tokio::time::timeout(CONNECT_TIMEOUT, AnyConnection::connect(url))
+            .await
+            .map_err(|_| OpenFailure::NoAnswer)??;
+        first.close().await?;
         let is_sqlite = url.starts_with("sqlite:");
         // One writer connection: SQLite has one writer at a time anyway, and the writer task
         // batches everything. An in-memory SQLite database exists only on its one connection,
         // so there the reads share it.
-        let write_pool = pool_options(is_sqlite, Role::Writer, 1).connect(&url).await?;
+        let write_pool = pool_options(is_sqlite, Role::Writer, 1).connect(url).await?;
         Migrator::new(Embedded).await?.run(&write_pool).await?;
         let pool = if url.contains(":memory:") {
             write_pool.clone()
         } else {
-            pool_options(is_sqlite, Role::Reader, if is_sqlite { 4 } else { 8 }).connect(&url).await?
+            pool_options(is_sqlite, Role::Reader, if is_sqlite { 4 } else { 8 }).connect(url).await?
         };
         let (writes, queue) = mpsc::channel(WRITE_QUEUE);
         if is_sqlite && !url.contains(":memory:") {
@@ -629,7 +682,7 @@ fn build_game(id: &str, row: &AnyRow, seats: &[AnyRow], moves: &[MoveRecord]) ->
     let listed = column::<i64>(row, "listed")? != 0;
     let mut game = LiveGame::new(id.to_string(), start, seat_list, clock, listed, column(row, "created_ms")?);
     for record in moves {
-        game.replay(record)?;
+        game.replay(record).map_err(|e| e.to_string())?;
     }
     game.status = status;
     game.listed = listed;

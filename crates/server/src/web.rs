@@ -9,9 +9,11 @@ use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use axum::{Json, Router};
+use axum::Router;
 
-use crate::hub::{ApiError, Hub};
+use crate::error::{ApiError, ErrorCode};
+use crate::protocol::{to_text, ErrorBody, GamesBody};
+use crate::registry::Registry;
 use crate::ws::{serve_socket, MAX_FRAME};
 
 /// Bytes read from a WebSocket at a time (client messages are at most 4 KiB).
@@ -28,7 +30,7 @@ const ICON_SVG: &str = include_str!("../../../web/icon.svg");
 const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
                    connect-src 'self' ws: wss:; frame-ancestors 'none'";
 
-pub fn router(hub: Arc<Hub>) -> Router {
+pub fn router(registry: Arc<Registry>) -> Router {
     Router::new()
         .route("/", get(page))
         .route("/g/{id}", get(page))
@@ -43,7 +45,7 @@ pub fn router(hub: Arc<Hub>) -> Router {
         .route("/api/games", get(list_games))
         .route("/healthz", get(|| async { "ok" }))
         .route("/ws", get(websocket))
-        .with_state(hub)
+        .with_state(registry)
 }
 
 async fn page() -> Response {
@@ -61,16 +63,16 @@ async fn asset(content_type: &'static str, body: &'static str) -> Response {
     response
 }
 
-async fn download_pdn(State(hub): State<Arc<Hub>>, Path(file): Path<String>) -> Response {
+async fn download_pdn(State(registry): State<Arc<Registry>>, Path(file): Path<String>) -> Response {
     let Some(id) = file.strip_suffix(".pdn") else {
         return (StatusCode::NOT_FOUND, "games download as /games/ID.pdn\n").into_response();
     };
-    pdn_download(hub.pdn(id).await, id)
+    pdn_download(registry.pdn(id).await, id)
 }
 
 /// A finished game with the engine's review in its comments.
-async fn review_pdn(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Response {
-    pdn_download(hub.review_pdn(&id).await, &format!("{id}-review"))
+async fn review_pdn(State(registry): State<Arc<Registry>>, Path(id): Path<String>) -> Response {
+    pdn_download(registry.review_pdn(&id).await, &format!("{id}-review"))
 }
 
 fn pdn_download(text: Result<String, ApiError>, name: &str) -> Response {
@@ -92,16 +94,16 @@ fn pdn_download(text: Result<String, ApiError>, name: &str) -> Response {
 
 fn status_of(e: &ApiError) -> StatusCode {
     match e.code {
-        "not_found" => StatusCode::NOT_FOUND,
-        "not_finished" => StatusCode::CONFLICT,
-        "bad_ply" => StatusCode::BAD_REQUEST,
+        ErrorCode::NotFound => StatusCode::NOT_FOUND,
+        ErrorCode::NotFinished => StatusCode::CONFLICT,
+        ErrorCode::BadPly => StatusCode::BAD_REQUEST,
         _ => StatusCode::SERVICE_UNAVAILABLE,
     }
 }
 
 /// The engine's review of a finished game, JSON (the page's Review button).
-async fn review(State(hub): State<Arc<Hub>>, Path(id): Path<String>) -> Response {
-    json_reply(hub.review(&id).await)
+async fn review(State(registry): State<Arc<Registry>>, Path(id): Path<String>) -> Response {
+    json_reply(registry.review(&id).await)
 }
 
 /// Which position of a finished game `/games/{id}/lines` analyses: the one after `ply` moves.
@@ -112,35 +114,34 @@ struct LinesQuery {
 
 /// The engine's best lines in a position of a finished game, JSON (the page's review view).
 async fn lines(
-    State(hub): State<Arc<Hub>>,
+    State(registry): State<Arc<Registry>>,
     Path(id): Path<String>,
     query: Result<Query<LinesQuery>, QueryRejection>,
 ) -> Response {
     let Ok(Query(query)) = query else {
         let message = "give the position as ?ply=N, N the number of moves played before it";
-        return (StatusCode::BAD_REQUEST, Json(serde_json::json!({"code": "bad_ply", "message": message})))
-            .into_response();
+        return json_reply(Err(ApiError::new(ErrorCode::BadPly, message)));
     };
-    json_reply(hub.lines(&id, query.ply).await)
+    json_reply(registry.lines(&id, query.ply).await)
 }
 
 /// A JSON text as the body, or the error as `{"code", "message"}` with its status.
 fn json_reply(reply: Result<Arc<str>, ApiError>) -> Response {
     match reply {
-        Ok(text) => {
-            let mut response = text.to_string().into_response();
-            response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
-            response
-        }
-        Err(e) => {
-            (status_of(&e), Json(serde_json::json!({"code": e.code, "message": e.message}))).into_response()
-        }
+        Ok(text) => json_body(StatusCode::OK, text.to_string()),
+        Err(e) => json_body(status_of(&e), to_text(&ErrorBody { code: e.code, message: &e.message })),
     }
 }
 
-async fn list_games(State(hub): State<Arc<Hub>>) -> Response {
-    match hub.store().recent_games(100).await {
-        Ok(games) => Json(serde_json::json!({ "games": games })).into_response(),
+fn json_body(status: StatusCode, text: String) -> Response {
+    let mut response = (status, text).into_response();
+    response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    response
+}
+
+async fn list_games(State(registry): State<Arc<Registry>>) -> Response {
+    match registry.store().recent_games(100).await {
+        Ok(games) => json_body(StatusCode::OK, to_text(&GamesBody { games })),
         Err(e) => {
             eprintln!("checkers serve: listing games: {e}");
             (StatusCode::SERVICE_UNAVAILABLE, "the list of games is unavailable\n").into_response()
@@ -148,11 +149,52 @@ async fn list_games(State(hub): State<Arc<Hub>>) -> Response {
     }
 }
 
-async fn websocket(State(hub): State<Arc<Hub>>, upgrade: WebSocketUpgrade) -> Response {
+async fn websocket(State(registry): State<Arc<Registry>>, upgrade: WebSocketUpgrade) -> Response {
     upgrade
         // The default 128 KiB read buffer is zeroed on every read; our messages are small.
         .read_buffer_size(READ_BUFFER)
         .max_message_size(MAX_FRAME)
         .max_frame_size(MAX_FRAME)
-        .on_upgrade(move |socket| serve_socket(socket, hub))
+        .on_upgrade(move |socket| serve_socket(socket, registry))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The status and body of an error reply, as a client reads them.
+    async fn reply_of(e: ApiError) -> (u16, String) {
+        let response = json_reply(Err(e));
+        let status = response.status().as_u16();
+        let body = axum::body::to_bytes(response.into_body(), 1 << 16).await.unwrap();
+        (status, String::from_utf8(body.to_vec()).unwrap())
+    }
+
+    #[tokio::test]
+    async fn errors_over_http_keep_their_status_and_body() {
+        let storage = crate::store::StoreError::WriterStopped.into();
+        let cases = [
+            (ApiError::not_found("x"), "not_found", "there is no game x", 404),
+            (
+                ApiError::new(ErrorCode::NotFinished, "a game is reviewed once it is over"),
+                "not_finished",
+                "a game is reviewed once it is over",
+                409,
+            ),
+            (
+                ApiError::new(ErrorCode::BadPly, "the game has 2 moves: ply must be 0 to 2"),
+                "bad_ply",
+                "the game has 2 moves: ply must be 0 to 2",
+                400,
+            ),
+            (ApiError::busy(), "busy", "the engine is busy with other reviews: try again in a minute", 503),
+            (ApiError::engine_unavailable(), "unavailable", "the engine is not available", 503),
+            (ApiError::game_unavailable(), "unavailable", "the game is unavailable; try again", 503),
+            (storage, "storage", "the game could not be saved; nothing was changed, try again", 503),
+        ];
+        for (e, code, message, status) in cases {
+            let body = format!("{{\"code\":\"{code}\",\"message\":\"{message}\"}}");
+            assert_eq!(reply_of(e).await, (status, body));
+        }
+    }
 }

@@ -5,19 +5,19 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::extract::ws::{Message, WebSocket};
-use checkers_rules::{Color, Variant};
 use futures_util::{SinkExt, StreamExt};
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 use tokio::sync::{broadcast, watch};
 
-use crate::hub::{ApiError, DrawAction, Hub, NewGame, Opponent, Seated};
-use crate::live::{color_name, parse_color, ClockSpec, MoveRequest, MAX_BASE_MS, MAX_INCREMENT_MS};
+use crate::error::{ApiError, ErrorCode};
+use crate::live::{color_name, ClockSpec, MoveRequest, MAX_BASE_MS, MAX_INCREMENT_MS};
+use crate::protocol::{
+    read_client_message, ClientMessage, ClockRequest, Listed, Listing, OpponentKind, ServerMessage,
+};
+use crate::registry::{NewGame, Opponent, Registry, Seated};
 
-/// Largest client message the protocol accepts, in bytes (larger ones get an error reply;
-/// frames past [`MAX_FRAME`] close the connection).
-pub const MAX_MESSAGE: usize = 4096;
-/// Largest WebSocket message the transport reads at all.
+/// Largest WebSocket message the transport reads at all (the protocol's own bound,
+/// [`crate::protocol::MAX_MESSAGE`], is answered with an error instead).
 pub const MAX_FRAME: usize = 64 * 1024;
 /// Messages a client may send in a burst, and the rate at which that allowance refills.
 const BURST: f64 = 40.0;
@@ -26,75 +26,6 @@ const PER_SECOND: f64 = 20.0;
 const MAX_STRIKES: u32 = 30;
 /// Longest player name kept.
 const MAX_NAME_CHARS: usize = 32;
-
-#[derive(Deserialize)]
-#[serde(tag = "t", rename_all = "snake_case")]
-enum ClientMessage {
-    Create {
-        #[serde(default)]
-        variant: Option<String>,
-        opponent: String,
-        #[serde(default)]
-        level: Option<u8>,
-        #[serde(default)]
-        color: Option<String>,
-        #[serde(default)]
-        clock: Option<ClockRequest>,
-        #[serde(default)]
-        name: Option<String>,
-    },
-    Join {
-        game: String,
-        #[serde(default)]
-        color: Option<String>,
-        #[serde(default)]
-        name: Option<String>,
-    },
-    Watch {
-        game: String,
-        #[serde(default)]
-        token: Option<String>,
-    },
-    Move {
-        game: String,
-        token: String,
-        #[serde(default)]
-        text: Option<String>,
-        #[serde(default)]
-        from: Option<u32>,
-        #[serde(default)]
-        to: Option<u32>,
-        #[serde(default)]
-        captured: Option<Vec<u32>>,
-        #[serde(default)]
-        ply: Option<u32>,
-    },
-    Draw {
-        game: String,
-        token: String,
-        action: String,
-    },
-    Resign {
-        game: String,
-        token: String,
-    },
-    Rematch {
-        game: String,
-        token: String,
-    },
-    Lobby,
-    Games,
-    Ping,
-}
-
-#[derive(Deserialize)]
-struct ClockRequest {
-    /// Seconds each side starts with.
-    base: u32,
-    /// Seconds added per move.
-    #[serde(default)]
-    increment: u32,
-}
 
 /// A token bucket: `BURST` messages at once, refilled at `PER_SECOND`.
 struct RateLimit {
@@ -131,11 +62,16 @@ impl RateLimit {
 /// What the connection is subscribed to.
 struct Subscriptions {
     game: Option<(String, broadcast::Receiver<Arc<str>>)>,
-    lobby: Option<watch::Receiver<Arc<str>>>,
-    games: Option<watch::Receiver<Arc<str>>>,
+    lobby: Option<watch::Receiver<Arc<Listing<crate::protocol::LobbyEntry>>>>,
+    games: Option<watch::Receiver<Arc<Listing<crate::store::GameSummary>>>>,
 }
 
-pub async fn serve_socket(socket: WebSocket, hub: Arc<Hub>) {
+/// The refusal of a message that answers no request.
+fn unprompted_error(code: ErrorCode, message: &str) -> String {
+    ServerMessage::error(&Value::Null, &ApiError::new(code, message)).to_text()
+}
+
+pub async fn serve_socket(socket: WebSocket, registry: Arc<Registry>) {
     let (mut sink, mut stream) = socket.split();
     let mut subs = Subscriptions { game: None, lobby: None, games: None };
     let mut limit = RateLimit::new();
@@ -150,16 +86,19 @@ pub async fn serve_socket(socket: WebSocket, hub: Arc<Hub>) {
                 };
                 if !limit.allow() {
                     if limit.strikes > MAX_STRIKES {
-                        let bye = error(&Value::Null, &ApiError::new("rate_limited", "too many messages; disconnecting"));
+                        let bye = unprompted_error(ErrorCode::RateLimited, "too many messages; disconnecting");
                         let _ = sink.send(Message::Text(bye.into())).await;
                         break;
                     }
                     limit.penalise().await;
-                    vec![error(&Value::Null, &ApiError::new("rate_limited", "too many messages; slow down"))]
+                    vec![unprompted_error(ErrorCode::RateLimited, "too many messages; slow down")]
                 } else {
                     match text {
-                        Some(text) => handle_text(text.as_str(), &hub, &mut subs).await,
-                        None => vec![error(&Value::Null, &bad("binary messages are not part of the protocol; send JSON text"))],
+                        Some(text) => handle_text(text.as_str(), &registry, &mut subs).await,
+                        None => vec![unprompted_error(
+                            ErrorCode::BadRequest,
+                            "binary messages are not part of the protocol; send JSON text",
+                        )],
                     }
                 }
             }
@@ -170,11 +109,11 @@ pub async fn serve_socket(socket: WebSocket, hub: Arc<Hub>) {
                 Err(broadcast::error::RecvError::Closed) => { subs.game = None; continue }
             },
             update = next_list_update(&mut subs.lobby) => match update {
-                Ok(text) => vec![text.to_string()],
+                Ok(text) => vec![text],
                 Err(_) => { subs.lobby = None; continue }
             },
             update = next_list_update(&mut subs.games) => match update {
-                Ok(text) => vec![text.to_string()],
+                Ok(text) => vec![text],
                 Err(_) => { subs.games = None; continue }
             },
         };
@@ -195,56 +134,28 @@ async fn next_game_update(
     }
 }
 
-/// The next version of a list the connection follows (the lobby, the games).
-async fn next_list_update(
-    sub: &mut Option<watch::Receiver<Arc<str>>>,
-) -> Result<Arc<str>, watch::error::RecvError> {
+/// The message pushing the next version of a list the connection follows (the lobby, the
+/// games).
+async fn next_list_update<T>(
+    sub: &mut Option<watch::Receiver<Arc<Listing<T>>>>,
+) -> Result<String, watch::error::RecvError> {
     match sub.as_mut() {
         Some(rx) => {
             rx.changed().await?;
-            Ok(rx.borrow_and_update().clone())
+            Ok(rx.borrow_and_update().pushed.clone())
         }
         None => std::future::pending().await,
     }
 }
 
-fn error(re: &Value, e: &ApiError) -> String {
-    json!({"t": "error", "re": re, "code": e.code, "message": e.message}).to_string()
-}
-
-fn bad(message: impl Into<String>) -> ApiError {
-    ApiError::new("bad_request", message)
-}
-
 /// Answers one client message; returns the messages to send back, in order.
-async fn handle_text(text: &str, hub: &Arc<Hub>, subs: &mut Subscriptions) -> Vec<String> {
-    if text.len() > MAX_MESSAGE {
-        return vec![error(
-            &Value::Null,
-            &ApiError::new("too_large", format!("messages are limited to {MAX_MESSAGE} bytes")),
-        )];
-    }
-    let mut value: Value = match serde_json::from_str(text) {
-        Ok(v) => v,
-        Err(e) => return vec![error(&Value::Null, &bad(format!("not JSON: {e}")))],
+async fn handle_text(text: &str, registry: &Arc<Registry>, subs: &mut Subscriptions) -> Vec<String> {
+    let (re, message) = read_client_message(text);
+    let replies = match message {
+        Ok(message) => dispatch(message, &re, registry, subs).await,
+        Err(e) => Err(e),
     };
-    let Some(object) = value.as_object_mut() else {
-        return vec![error(&Value::Null, &bad("a message is a JSON object with a field `t`"))];
-    };
-    // The client's request id, echoed as `re` (numbers and short strings only).
-    let re = match object.remove("id") {
-        Some(v @ Value::Number(_)) => v,
-        Some(Value::String(s)) if s.len() <= 64 => Value::String(s),
-        _ => Value::Null,
-    };
-    let message: ClientMessage = match serde_json::from_value(value) {
-        Ok(m) => m,
-        Err(e) => return vec![error(&re, &bad(format!("bad message: {e}")))],
-    };
-    match dispatch(message, &re, hub, subs).await {
-        Ok(replies) => replies,
-        Err(e) => vec![error(&re, &e)],
-    }
+    replies.unwrap_or_else(|e| vec![ServerMessage::error(&re, &e).to_text()])
 }
 
 fn clean_name(name: Option<String>) -> Option<String> {
@@ -253,129 +164,113 @@ fn clean_name(name: Option<String>) -> Option<String> {
     (!name.is_empty()).then(|| name.to_string())
 }
 
-fn parse_side(text: Option<&str>) -> Result<Option<Color>, ApiError> {
-    match text {
-        None | Some("random") | Some("") => Ok(None),
-        Some(t) => {
-            parse_color(t).map(Some).ok_or_else(|| bad(format!("colour `{t}` is not white, black or random")))
-        }
+/// A new game's clock, if the bounds allow it.
+fn clock_spec(clock: Option<ClockRequest>) -> Result<Option<ClockSpec>, ApiError> {
+    let Some(c) = clock else { return Ok(None) };
+    let spec = ClockSpec { base_ms: i64::from(c.base) * 1000, increment_ms: i64::from(c.increment) * 1000 };
+    if spec.base_ms < 10_000 || spec.base_ms > MAX_BASE_MS || spec.increment_ms > MAX_INCREMENT_MS {
+        return Err(ApiError::bad_request("clock: base 10 s to 3 h, increment 0 to 180 s"));
     }
+    Ok(Some(spec))
 }
 
-fn seated_reply(re: &Value, seated: &Seated) -> String {
-    json!({"t": "seated", "re": re, "game": seated.game, "color": color_name(seated.color), "token": seated.token})
-        .to_string()
+/// The `seated` reply to `re`, then the game's `watching` and `state` as for a `watch`.
+async fn seated_replies(
+    registry: &Arc<Registry>,
+    subs: &mut Subscriptions,
+    seated: &Seated,
+    re: &Value,
+) -> Result<Vec<String>, ApiError> {
+    let reply = ServerMessage::Seated {
+        re,
+        game: &seated.game,
+        color: color_name(seated.color),
+        token: &seated.token,
+    };
+    let mut replies = vec![reply.to_text()];
+    replies.extend(subscribe(registry, subs, &seated.game, Some(&seated.token), &Value::Null).await?);
+    Ok(replies)
 }
 
 async fn subscribe(
-    hub: &Arc<Hub>,
+    registry: &Arc<Registry>,
     subs: &mut Subscriptions,
     id: &str,
     token: Option<&str>,
     re: &Value,
 ) -> Result<Vec<String>, ApiError> {
-    let (rx, state, seat) = hub.watch(id, token).await?;
+    let (rx, state, seat) = registry.watch(id, token).await?;
     subs.game = Some((id.to_string(), rx));
-    let watching = json!({"t": "watching", "re": re, "game": id, "color": seat.map(color_name)}).to_string();
-    Ok(vec![watching, state.to_string()])
+    let watching = ServerMessage::Watching { re, game: id, color: seat.map(color_name) };
+    Ok(vec![watching.to_text(), state.to_string()])
 }
 
 /// Subscribes to a list and returns its current version as the reply to `re`.
-fn follow_list(
-    mut rx: watch::Receiver<Arc<str>>,
-    sub: &mut Option<watch::Receiver<Arc<str>>>,
+fn follow_list<T: Listed>(
+    mut rx: watch::Receiver<Arc<Listing<T>>>,
+    sub: &mut Option<watch::Receiver<Arc<Listing<T>>>>,
     re: &Value,
 ) -> String {
-    let mut current: Value = serde_json::from_str(&rx.borrow_and_update()).unwrap_or(Value::Null);
-    current["re"] = re.clone();
+    let reply = rx.borrow_and_update().reply(re);
     *sub = Some(rx);
-    current.to_string()
+    reply
 }
 
 async fn dispatch(
     message: ClientMessage,
     re: &Value,
-    hub: &Arc<Hub>,
+    registry: &Arc<Registry>,
     subs: &mut Subscriptions,
 ) -> Result<Vec<String>, ApiError> {
-    let ok = || json!({"t": "ok", "re": re}).to_string();
+    let ok = || ServerMessage::Ok { re, ply: None }.to_text();
     match message {
-        ClientMessage::Ping => Ok(vec![json!({"t": "pong", "re": re}).to_string()]),
-        ClientMessage::Lobby => Ok(vec![follow_list(hub.lobby(), &mut subs.lobby, re)]),
-        ClientMessage::Games => Ok(vec![follow_list(hub.games_list(), &mut subs.games, re)]),
+        ClientMessage::Ping => Ok(vec![ServerMessage::Pong { re }.to_text()]),
+        ClientMessage::Lobby => Ok(vec![follow_list(registry.lobby(), &mut subs.lobby, re)]),
+        ClientMessage::Games => Ok(vec![follow_list(registry.games_list(), &mut subs.games, re)]),
         ClientMessage::Create { variant, opponent, level, color, clock, name } => {
-            let variant: Variant = match variant.as_deref() {
-                None => Variant::English,
-                Some(v) => v.parse().map_err(|e: checkers_rules::VariantError| bad(e.to_string()))?,
+            // Checked in this order, so a request with several faults hears of the first.
+            let variant = match variant {
+                None => checkers_rules::Variant::English,
+                Some(name) => name.known()?.0,
             };
-            let opponent = match opponent.as_str() {
-                "computer" => match level {
+            let opponent = match opponent.known()? {
+                OpponentKind::Computer => match level {
                     Some(level @ 1..=9) => Opponent::Computer { level },
-                    _ => return Err(bad("a game against the computer needs `level` 1-9")),
+                    _ => return Err(ApiError::bad_request("a game against the computer needs `level` 1-9")),
                 },
-                "friend" => Opponent::Friend,
-                "open" => Opponent::Open,
-                other => return Err(bad(format!("opponent `{other}` is not computer, friend or open"))),
+                OpponentKind::Friend => Opponent::Friend,
+                OpponentKind::Open => Opponent::Open,
             };
-            let clock = match clock {
-                None => None,
-                Some(c) => {
-                    let spec = ClockSpec {
-                        base_ms: i64::from(c.base) * 1000,
-                        increment_ms: i64::from(c.increment) * 1000,
-                    };
-                    if spec.base_ms < 10_000
-                        || spec.base_ms > MAX_BASE_MS
-                        || spec.increment_ms > MAX_INCREMENT_MS
-                    {
-                        return Err(bad("clock: base 10 s to 3 h, increment 0 to 180 s"));
-                    }
-                    Some(spec)
-                }
-            };
-            let request = NewGame {
-                variant,
-                opponent,
-                color: parse_side(color.as_deref())?,
-                clock,
-                name: clean_name(name),
-            };
-            let seated = hub.create(request).await?;
-            let mut replies = vec![seated_reply(re, &seated)];
-            replies.extend(subscribe(hub, subs, &seated.game, Some(&seated.token), &Value::Null).await?);
-            Ok(replies)
+            let clock = clock_spec(clock)?;
+            let color = color.map(|c| c.known()).transpose()?.and_then(|c| c.color());
+            let request = NewGame { variant, opponent, color, clock, name: clean_name(name) };
+            let seated = registry.create(request).await?;
+            seated_replies(registry, subs, &seated, re).await
         }
         ClientMessage::Join { game, color, name } => {
-            let seated = hub.join(&game, parse_side(color.as_deref())?, clean_name(name)).await?;
-            let mut replies = vec![seated_reply(re, &seated)];
-            replies.extend(subscribe(hub, subs, &seated.game, Some(&seated.token), &Value::Null).await?);
-            Ok(replies)
+            let color = color.map(|c| c.known()).transpose()?.and_then(|c| c.color());
+            let seated = registry.join(&game, color, clean_name(name)).await?;
+            seated_replies(registry, subs, &seated, re).await
         }
-        ClientMessage::Watch { game, token } => subscribe(hub, subs, &game, token.as_deref(), re).await,
+        ClientMessage::Watch { game, token } => subscribe(registry, subs, &game, token.as_deref(), re).await,
         ClientMessage::Move { game, token, text, from, to, captured, ply } => {
             if text.as_ref().is_some_and(|t| t.len() > 200) {
-                return Err(bad("move text is too long"));
+                return Err(ApiError::bad_request("move text is too long"));
             }
-            let ply = hub.play(&game, &token, MoveRequest { text, from, to, captured }, ply).await?;
-            Ok(vec![json!({"t": "ok", "re": re, "ply": ply}).to_string()])
+            let ply = registry.play(&game, &token, MoveRequest { text, from, to, captured }, ply).await?;
+            Ok(vec![ServerMessage::Ok { re, ply: Some(ply) }.to_text()])
         }
         ClientMessage::Draw { game, token, action } => {
-            let action = match action.as_str() {
-                "offer" => DrawAction::Offer,
-                "accept" => DrawAction::Accept,
-                "decline" => DrawAction::Decline,
-                other => return Err(bad(format!("draw action `{other}` is not offer, accept or decline"))),
-            };
-            hub.draw(&game, &token, action).await?;
+            registry.draw(&game, &token, action.known()?).await?;
             Ok(vec![ok()])
         }
         ClientMessage::Resign { game, token } => {
-            hub.resign(&game, &token).await?;
+            registry.resign(&game, &token).await?;
             Ok(vec![ok()])
         }
         ClientMessage::Rematch { game, token } => {
-            let new_game = hub.rematch(&game, &token).await?;
-            Ok(vec![json!({"t": "rematch", "re": re, "game": game, "new_game": new_game}).to_string()])
+            let new_game = registry.rematch(&game, &token).await?;
+            Ok(vec![ServerMessage::Rematch { re, game: &game, new_game: new_game.as_deref() }.to_text()])
         }
     }
 }

@@ -88,7 +88,7 @@ async fn two_players_play_a_whole_game_while_a_third_watches() {
     assert_eq!(end_white["fen"], state["fen"]);
 
     // The database holds exactly these moves, and the PDN download has them.
-    let stored = running.hub.store().move_records(&game).await.unwrap();
+    let stored = running.registry.store().move_records(&game).await.unwrap();
     assert_eq!(stored.iter().map(|r| r.pdn.clone()).collect::<Vec<_>>(), moves);
     let (status, pdn) = http_get(addr, &format!("/games/{game}.pdn"));
     assert_eq!(status, 200);
@@ -174,7 +174,7 @@ async fn wrong_seat_out_of_turn_illegal_and_junk_are_refused_and_change_nothing(
         (after["fen"].clone(), after["moves"].clone()),
         (before["fen"].clone(), before["moves"].clone())
     );
-    assert_eq!(running.hub.store().move_records(&game).await.unwrap().len(), 1);
+    assert_eq!(running.registry.store().move_records(&game).await.unwrap().len(), 1);
 
     // And the game goes on with a proper move.
     let reply = black

@@ -7,6 +7,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
@@ -42,16 +43,20 @@ impl Client {
 
     /// The next JSON message, or `None` if the connection closed.
     pub async fn next(&mut self) -> Option<Value> {
+        let text = self.next_text().await?;
+        let value: Value = serde_json::from_str(&text).expect("server sends JSON");
+        self.seen.push(value.clone());
+        Some(value)
+    }
+
+    /// The next text message exactly as it came over the wire, or `None` if the connection
+    /// closed.
+    pub async fn next_text(&mut self) -> Option<String> {
         loop {
             let message = tokio::time::timeout(PATIENCE, self.ws.next()).await.expect("a message in time");
             match message {
-                None | Some(Err(_)) => return None,
-                Some(Ok(Message::Text(text))) => {
-                    let value: Value = serde_json::from_str(text.as_str()).expect("server sends JSON");
-                    self.seen.push(value.clone());
-                    return Some(value);
-                }
-                Some(Ok(Message::Close(_))) => return None,
+                None | Some(Err(_)) | Some(Ok(Message::Close(_))) => return None,
+                Some(Ok(Message::Text(text))) => return Some(text.as_str().to_string()),
                 Some(Ok(_)) => continue,
             }
         }
@@ -124,30 +129,79 @@ pub struct ServerProcess {
 }
 
 impl ServerProcess {
-    /// Starts `checkers serve` on a free port and waits until it listens.
+    /// Starts `checkers serve` on a free port and waits until it listens; if it does not,
+    /// fails the test saying why (see [`ServerProcess::try_start`]).
     pub fn start(db: &str) -> ServerProcess {
+        ServerProcess::try_start(db).unwrap_or_else(|why| panic!("{why}"))
+    }
+
+    /// Starts `checkers serve` on a free port and waits until it listens. If it does not, the
+    /// error gives its first line, how it ended and what it wrote on stderr (which otherwise
+    /// goes on to the test's stderr as it comes).
+    pub fn try_start(db: &str) -> Result<ServerProcess, String> {
         let mut child = Command::new(checkers_binary())
             .args(["serve", "--addr", "127.0.0.1:0", "--db", db, "--engine-threads", "1"])
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
+            .stderr(Stdio::piped())
             .spawn()
             .expect("checkers serve starts");
+        let stderr = child.stderr.take().expect("stderr");
+        let written = Arc::new(Mutex::new(String::new()));
+        let copy = written.clone();
+        let stderr_reader = std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                eprintln!("{line}");
+                let mut written = copy.lock().unwrap_or_else(|e| e.into_inner());
+                written.push_str(&line);
+                written.push('\n');
+            }
+        });
         let stdout = child.stdout.take().expect("stdout");
-        let mut line = String::new();
-        BufReader::new(stdout).read_line(&mut line).expect("first line");
-        let addr = line
-            .trim()
-            .strip_prefix("listening on http://")
-            .unwrap_or_else(|| panic!("unexpected first line from checkers serve: {line:?}"))
-            .parse()
-            .expect("address");
-        ServerProcess { child, addr }
+        let (first_line, arrived) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut line = String::new();
+            let _ = BufReader::new(stdout).read_line(&mut line);
+            let _ = first_line.send(line);
+        });
+        let line = arrived.recv_timeout(PATIENCE).ok();
+        let addr = line.as_deref().and_then(|l| l.trim().strip_prefix("listening on http://")?.parse().ok());
+        if let Some(addr) = addr {
+            return Ok(ServerProcess { child, addr });
+        }
+        let ended = ended_within(&mut child, Duration::from_secs(5));
+        let ended = match ended {
+            Some(status) => format!("exited with {status}"),
+            None => {
+                let _ = child.kill();
+                let _ = child.wait();
+                "was still running and was killed".to_string()
+            }
+        };
+        let _ = stderr_reader.join();
+        let written = written.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        let first = match line {
+            Some(line) => format!("its first line was {line:?}"),
+            None => format!("it printed no line in {} s", PATIENCE.as_secs()),
+        };
+        Err(format!("checkers serve did not start listening: {first}; it {ended}; its stderr:\n{written}"))
     }
 
     /// SIGKILL: no shutdown code runs.
     pub fn kill_hard(mut self) {
         self.child.kill().expect("kill -9");
         self.child.wait().expect("reaped");
+    }
+}
+
+/// How the child ended, if it does within `patience`.
+fn ended_within(child: &mut Child, patience: Duration) -> Option<std::process::ExitStatus> {
+    let deadline = std::time::Instant::now() + patience;
+    loop {
+        match child.try_wait() {
+            Ok(Some(status)) => return Some(status),
+            Ok(None) if std::time::Instant::now() < deadline => std::thread::sleep(Duration::from_millis(20)),
+            _ => return None,
+        }
     }
 }
 

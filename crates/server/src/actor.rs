@@ -1,0 +1,353 @@
+//! A game's actor: one task per game in memory, owning its [`LiveGame`] and handling one
+//! command at a time, so the moves of a game are strictly ordered.
+//!
+//! A change is made on a copy, committed to the database, and only then kept and pushed to
+//! every subscriber: a client never hears of a move that a crash could lose. The actor also
+//! runs the game's clock (waking when the side to move would run out), asks the computer
+//! pool for moves when the computer is to play, and unloads a finished game nobody watches.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use checkers_rules::{Color, Game, Move, PdnGame};
+use tokio::sync::{broadcast, mpsc, oneshot};
+
+use crate::computer::ThinkClock;
+use crate::error::ApiError;
+use crate::live::{side, LiveGame, MoveRequest, PlayerKind, Refusal, Status};
+use crate::pdn::game_record;
+use crate::protocol::{state_text, DrawAction};
+use crate::registry::Registry;
+use crate::store::now_ms;
+use crate::token::new_game_id;
+
+/// Where an actor answers a command.
+pub type Reply<T> = oneshot::Sender<Result<T, ApiError>>;
+
+/// What a game's actor is asked to do.
+pub enum Command {
+    // The game's `state` message as of now.
+    Snapshot { reply: oneshot::Sender<Arc<str>> },
+    SeatOf { token_hash: String, reply: oneshot::Sender<Option<Color>> },
+    Join { wanted: Option<Color>, token_hash: String, name: Option<String>, reply: Reply<Color> },
+    Move { token_hash: String, request: MoveRequest, ply: Option<u32>, reply: Reply<u32> },
+    Draw { token_hash: String, action: DrawAction, reply: Reply<()> },
+    Resign { token_hash: String, reply: Reply<()> },
+    Rematch { token_hash: String, reply: Reply<Option<String>> },
+    Pdn { reply: oneshot::Sender<PdnGame> },
+    // The game's moves so far, and whether it is over.
+    Record { reply: oneshot::Sender<(Game, bool)> },
+}
+
+/// How to reach a game's actor: its commands, and the states it pushes.
+#[derive(Clone)]
+pub struct GameHandle {
+    pub commands: mpsc::Sender<Command>,
+    pub updates: broadcast::Sender<Arc<str>>,
+}
+
+/// How long a finished game nobody watches stays in memory.
+const IDLE_UNLOAD: Duration = Duration::from_secs(600);
+
+/// Sleeps until a wall-clock time (ms since the epoch); never wakes for `None`.
+async fn sleep_until_ms(deadline: Option<i64>) {
+    match deadline {
+        Some(at) => tokio::time::sleep(Duration::from_millis((at - now_ms()).max(0) as u64)).await,
+        None => std::future::pending().await,
+    }
+}
+
+/// The computer's move once its search ends; never wakes when no search runs.
+async fn wait_for_move(think: &mut Option<(u32, oneshot::Receiver<Option<Move>>)>) -> Option<Move> {
+    match think.as_mut() {
+        Some((_, rx)) => rx.await.ok().flatten(),
+        None => std::future::pending().await,
+    }
+}
+
+/// The task that owns a game in memory.
+pub struct Actor {
+    registry: Arc<Registry>,
+    game: LiveGame,
+    updates: broadcast::Sender<Arc<str>>,
+    /// A computer search in flight: the ply it is for and where its move will arrive.
+    think: Option<(u32, oneshot::Receiver<Option<Move>>)>,
+}
+
+impl Actor {
+    /// An actor for `game`, not yet running, with the handle that reaches it and the queue
+    /// its commands arrive on.
+    pub fn new(registry: Arc<Registry>, game: LiveGame) -> (Actor, GameHandle, mpsc::Receiver<Command>) {
+        let (commands, receiver) = mpsc::channel(64);
+        let (updates, _) = broadcast::channel(16);
+        let handle = GameHandle { commands, updates: updates.clone() };
+        (Actor { registry, game, updates, think: None }, handle, receiver)
+    }
+
+    pub fn game(&self) -> &LiveGame {
+        &self.game
+    }
+
+    pub async fn run(mut self, mut commands: mpsc::Receiver<Command>) {
+        self.start_thinking();
+        let mut idle_since = tokio::time::Instant::now();
+        loop {
+            let deadline = self.game.flag_deadline_ms();
+            tokio::select! {
+                command = commands.recv() => {
+                    let Some(command) = command else { break };
+                    idle_since = tokio::time::Instant::now();
+                    self.handle(command).await;
+                }
+                _ = sleep_until_ms(deadline) => self.flag_fall().await,
+                mv = wait_for_move(&mut self.think) => {
+                    let ply = self.think.take().map(|(ply, _)| ply);
+                    self.computer_move(ply, mv).await;
+                }
+                _ = tokio::time::sleep_until(idle_since + IDLE_UNLOAD) => {
+                    if self.game.status == Status::Finished && self.updates.receiver_count() == 0 {
+                        self.registry.unload(&self.game.id);
+                        break;
+                    }
+                    idle_since = tokio::time::Instant::now();
+                }
+            }
+        }
+    }
+
+    fn publish(&mut self) {
+        let text: Arc<str> = Arc::from(state_text(&self.game, now_ms()));
+        let _ = self.updates.send(text);
+        self.registry.update_lobby(&self.game);
+        self.registry.update_summary(&self.game);
+        self.start_thinking();
+    }
+
+    fn start_thinking(&mut self) {
+        let Some(level) = self.game.computer_to_move() else { return };
+        let ply = self.game.ply();
+        if self.think.as_ref().is_some_and(|(p, _)| *p == ply) {
+            return;
+        }
+        let turn = side(self.game.position().turn());
+        let clock = self.game.clock.map(|c| ThinkClock {
+            remaining_ms: self.game.clocks_at(now_ms())[turn],
+            increment_ms: c.increment_ms,
+        });
+        let (tx, rx) = oneshot::channel();
+        let pool = self.registry.computer.clone();
+        let game = self.game.game.clone();
+        // Varied between games, repeatable within one.
+        let seed =
+            self.game.id.bytes().fold(u64::from(ply), |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b)));
+        tokio::spawn(async move {
+            let _ = tx.send(pool.think(game, level, clock, seed).await);
+        });
+        self.think = Some((ply, rx));
+    }
+
+    async fn flag_fall(&mut self) {
+        let mut next = self.game.clone();
+        if next.check_flag(now_ms()) {
+            match self.registry.store.save_game(&next).await {
+                Ok(()) => {
+                    self.game = next;
+                    self.publish();
+                }
+                // Try again shortly: the deadline is still in the past.
+                Err(e) => {
+                    eprintln!("checkers serve: cannot save loss on time in {}: {e}", self.game.id);
+                    tokio::time::sleep(Duration::from_millis(200)).await;
+                }
+            }
+        }
+    }
+
+    async fn computer_move(&mut self, ply: Option<u32>, mv: Option<Move>) {
+        if ply != Some(self.game.ply()) || self.game.computer_to_move().is_none() {
+            return;
+        }
+        let legal = self.game.position().legal_moves();
+        let Some(mv) = mv.filter(|m| legal.iter().any(|l| l == m)).or_else(|| legal.iter().next().copied())
+        else {
+            return;
+        };
+        let mover = self.game.position().turn();
+        if let Err(e) = self.commit_move(mover, mv).await {
+            eprintln!("checkers serve: computer move in {} failed: {}", self.game.id, e.message);
+            // Think again after a pause rather than spin on a failing database.
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            self.start_thinking();
+        }
+    }
+
+    /// Plays, commits, keeps and publishes a move. On any error the game is unchanged.
+    async fn commit_move(&mut self, mover: Color, mv: Move) -> Result<u32, ApiError> {
+        let now = now_ms();
+        let mut next = self.game.clone();
+        if next.check_flag(now) {
+            self.registry.store.save_game(&next).await?;
+            self.game = next;
+            self.publish();
+            return Err(Refusal::GameOver.into());
+        }
+        let record = next.play(mover, mv, now)?;
+        self.registry.store.record_move(&next, &record).await?;
+        self.game = next;
+        self.publish();
+        Ok(self.game.ply())
+    }
+
+    /// Commits a change that touches only the game's row (draw, resignation).
+    async fn commit_row(&mut self, next: LiveGame) -> Result<(), ApiError> {
+        self.registry.store.save_game(&next).await?;
+        self.game = next;
+        self.publish();
+        Ok(())
+    }
+
+    fn seat(&self, token_hash: &str) -> Result<Color, ApiError> {
+        self.game.seat_of(token_hash).ok_or_else(ApiError::not_your_seat)
+    }
+
+    async fn handle(&mut self, command: Command) {
+        match command {
+            Command::Snapshot { reply } => {
+                let _ = reply.send(Arc::from(state_text(&self.game, now_ms())));
+            }
+            Command::SeatOf { token_hash, reply } => {
+                let _ = reply.send(self.game.seat_of(&token_hash));
+            }
+            Command::Pdn { reply } => {
+                let _ = reply.send(game_record(&self.game));
+            }
+            Command::Record { reply } => {
+                let _ = reply.send((self.game.game.clone(), self.game.status == Status::Finished));
+            }
+            Command::Join { wanted, token_hash, name, reply } => {
+                let result = self.join(wanted, token_hash, name).await;
+                let _ = reply.send(result);
+            }
+            Command::Move { token_hash, request, ply, reply } => {
+                let result = self.human_move(&token_hash, &request, ply).await;
+                let _ = reply.send(result);
+            }
+            Command::Draw { token_hash, action, reply } => {
+                let result = self.draw(&token_hash, action).await;
+                let _ = reply.send(result);
+            }
+            Command::Resign { token_hash, reply } => {
+                let result = async {
+                    let color = self.seat(&token_hash)?;
+                    let mut next = self.game.clone();
+                    next.resign(color, now_ms())?;
+                    self.commit_row(next).await
+                }
+                .await;
+                let _ = reply.send(result);
+            }
+            Command::Rematch { token_hash, reply } => {
+                let result = self.rematch(&token_hash).await;
+                let _ = reply.send(result);
+            }
+        }
+    }
+
+    async fn join(
+        &mut self,
+        wanted: Option<Color>,
+        token_hash: String,
+        name: Option<String>,
+    ) -> Result<Color, ApiError> {
+        if let Some(color) = self.game.seat_of(&token_hash) {
+            return Ok(color);
+        }
+        let mut next = self.game.clone();
+        let color = next.join(wanted, token_hash, name, now_ms())?;
+        self.registry.store.save_seat(&next, color).await?;
+        self.game = next;
+        self.publish();
+        Ok(color)
+    }
+
+    async fn human_move(
+        &mut self,
+        token_hash: &str,
+        request: &MoveRequest,
+        ply: Option<u32>,
+    ) -> Result<u32, ApiError> {
+        let color = self.seat(token_hash)?;
+        if let Some(expected) = ply {
+            if expected != self.game.ply() {
+                return Err(Refusal::StalePly { expected, actual: self.game.ply() }.into());
+            }
+        }
+        match self.game.status {
+            Status::Finished => return Err(Refusal::GameOver.into()),
+            Status::Waiting => return Err(Refusal::NotStarted.into()),
+            Status::Playing => {}
+        }
+        if self.game.seats[side(color)].kind != PlayerKind::Human {
+            return Err(ApiError::not_your_seat());
+        }
+        let turn = self.game.position().turn();
+        if turn != color {
+            return Err(Refusal::NotYourTurn(turn.name()).into());
+        }
+        let mv = self.game.resolve_move(request)?;
+        self.commit_move(color, mv).await
+    }
+
+    async fn draw(&mut self, token_hash: &str, action: DrawAction) -> Result<(), ApiError> {
+        let color = self.seat(token_hash)?;
+        let now = now_ms();
+        let mut next = self.game.clone();
+        match action {
+            DrawAction::Offer => {
+                if let PlayerKind::Computer { level } = next.seats[side(color.opponent())].kind {
+                    next.offer_draw(color, now)?;
+                    // The computer answers at once, by its own judgement of the position.
+                    let accepts =
+                        self.registry.computer.accepts_draw(next.game.clone(), level, color.opponent()).await;
+                    if !accepts {
+                        return Err(ApiError::draw_declined());
+                    }
+                    next.accept_draw(color.opponent(), now_ms())?;
+                    return self.commit_row(next).await;
+                }
+                // Stored, like its answer below, so a standing offer outlives a restart.
+                next.offer_draw(color, now)?;
+                self.commit_row(next).await
+            }
+            DrawAction::Accept => {
+                next.accept_draw(color, now)?;
+                self.commit_row(next).await
+            }
+            DrawAction::Decline => {
+                next.decline_draw(color)?;
+                self.commit_row(next).await
+            }
+        }
+    }
+
+    async fn rematch(&mut self, token_hash: &str) -> Result<Option<String>, ApiError> {
+        let color = self.seat(token_hash)?;
+        let mut next = self.game.clone();
+        let new_id = new_game_id();
+        match next.ask_rematch(color, new_id, now_ms())? {
+            None => {
+                // The request is stored so it still stands after a restart.
+                self.commit_row(next).await?;
+                Ok(None)
+            }
+            Some(new_game) => {
+                self.registry.store.create_rematch(&next, &new_game).await?;
+                let new_id = new_game.id.clone();
+                self.registry.spawn(new_game);
+                self.game = next;
+                self.publish();
+                Ok(Some(new_id))
+            }
+        }
+    }
+}

@@ -1,0 +1,109 @@
+//! Refusals as clients read them: a stable code, and a sentence for people. The same error
+//! answers a WebSocket message (`{"t":"error",...}`) and an HTTP request (`{"code",
+//! "message"}` with a status that follows from the code).
+
+use serde::Serialize;
+use thiserror::Error;
+
+use crate::live::Refusal;
+use crate::store::StoreError;
+
+/// What went wrong, as a client's code can tell: the `code` of an error reply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// The message is not one the protocol knows, or names a choice that is not one.
+    BadRequest,
+    /// The message is longer than the protocol allows.
+    TooLarge,
+    /// Too many messages: the client is slowed down, then disconnected.
+    RateLimited,
+    NotFound,
+    /// The seat token holds no seat in this game (or a seat the computer plays).
+    NotYourSeat,
+    NotYourTurn,
+    IllegalMove,
+    /// The move was for another ply: the game has moved on.
+    Stale,
+    /// A seat is still empty.
+    NotStarted,
+    GameOver,
+    NoFreeSeat,
+    NoDrawOffer,
+    /// The computer judged the offered draw and declined it.
+    DrawDeclined,
+    RematchRefused,
+    /// The database did not take the change; nothing was changed.
+    Storage,
+    /// The game or the engine cannot be reached just now.
+    Unavailable,
+    /// HTTP only: the game is not over, so the engine may not look at it.
+    NotFinished,
+    /// HTTP only: no position of the game has that number of moves.
+    BadPly,
+    /// HTTP only: too many reviews wait already.
+    Busy,
+}
+
+/// An error reply: a stable code and a sentence for people.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("{message}")]
+pub struct ApiError {
+    pub code: ErrorCode,
+    pub message: String,
+}
+
+impl ApiError {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> ApiError {
+        ApiError { code, message: message.into() }
+    }
+    pub fn bad_request(message: impl Into<String>) -> ApiError {
+        ApiError::new(ErrorCode::BadRequest, message)
+    }
+    pub fn not_found(id: &str) -> ApiError {
+        ApiError::new(ErrorCode::NotFound, format!("there is no game {id}"))
+    }
+    pub fn not_your_seat() -> ApiError {
+        ApiError::new(ErrorCode::NotYourSeat, "this seat token does not hold a seat in this game")
+    }
+    /// The game's actor is gone and could not be started again.
+    pub fn game_unavailable() -> ApiError {
+        ApiError::new(ErrorCode::Unavailable, "the game is unavailable; try again")
+    }
+    /// The engine's pool has shut down.
+    pub fn engine_unavailable() -> ApiError {
+        ApiError::new(ErrorCode::Unavailable, "the engine is not available")
+    }
+    pub fn draw_declined() -> ApiError {
+        ApiError::new(ErrorCode::DrawDeclined, "the computer declines the draw")
+    }
+    pub fn busy() -> ApiError {
+        ApiError::new(ErrorCode::Busy, "the engine is busy with other reviews: try again in a minute")
+    }
+}
+
+impl From<Refusal> for ApiError {
+    fn from(r: Refusal) -> ApiError {
+        let code = match r {
+            Refusal::GameOver => ErrorCode::GameOver,
+            Refusal::NotStarted => ErrorCode::NotStarted,
+            Refusal::NotYourTurn(_) => ErrorCode::NotYourTurn,
+            Refusal::IllegalMove(_) => ErrorCode::IllegalMove,
+            Refusal::StalePly { .. } => ErrorCode::Stale,
+            Refusal::NoFreeSeat => ErrorCode::NoFreeSeat,
+            Refusal::NoDrawOffer => ErrorCode::NoDrawOffer,
+            Refusal::RematchTooEarly | Refusal::RematchArranged | Refusal::RematchNotHuman => {
+                ErrorCode::RematchRefused
+            }
+        };
+        ApiError::new(code, r.to_string())
+    }
+}
+
+impl From<StoreError> for ApiError {
+    /// The client hears that nothing was changed; the operator reads why on stderr.
+    fn from(e: StoreError) -> ApiError {
+        eprintln!("checkers serve: storage error: {e}");
+        ApiError::new(ErrorCode::Storage, "the game could not be saved; nothing was changed, try again")
+    }
+}

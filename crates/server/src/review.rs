@@ -1,0 +1,229 @@
+//! The engine's look at finished games: the review of every move, and the best lines in a
+//! position. Both run on the computer pool one at a time, behind a short queue (reviews take
+//! seconds of a core each, and the computer's moves in games being played must not wait
+//! behind a crowd of them), and both are kept once made, as a finished game no longer changes.
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::sync::{Arc, Mutex};
+
+use checkers_engine::{line_text, score_text, tally, MoveReview};
+use checkers_rules::{Color, Game, SquareNotation};
+use tokio::sync::{MutexGuard, Semaphore, SemaphorePermit};
+
+use crate::computer::ComputerPool;
+use crate::error::{ApiError, ErrorCode};
+use crate::protocol::{to_text, BestLine, LinesBody, ReviewBody, ReviewedMove, SideReview};
+use crate::registry::lock;
+
+/// Squares in reviews as in the game's state: numbers, in both variants.
+const NOTATION: SquareNotation = SquareNotation::Numeric;
+/// Nodes the engine searches in each position of a reviewed game (about 0.02 s).
+const REVIEW_NODES: u64 = 200_000;
+/// Reviews kept in memory; past this many, the memory starts again empty.
+const REVIEWS_KEPT: usize = 1_000;
+/// Nodes the engine searches for a finished game's position's best lines (about 0.05 s).
+const LINES_NODES: u64 = 300_000;
+/// How many of a position's best moves the lines show.
+const LINES_SHOWN: usize = 3;
+/// Positions' lines kept in memory; past this many, the memory starts again empty.
+const LINES_KEPT: usize = 10_000;
+/// Review requests waiting or running at once; past this, more are refused as `busy`.
+const REVIEW_QUEUE: usize = 8;
+
+/// A finished game's review, kept: as the page reads it, and each move's comment for the PDN
+/// download.
+pub struct Reviewed {
+    pub json: Arc<str>,
+    pub comments: Vec<String>,
+}
+
+impl Reviewed {
+    /// The JSON gives per move its text, its route and the position after it (so the page can
+    /// step through the game), the score after it for the side that played it, the verdict,
+    /// the engine's move and what it kept, and the comment; and per side the count of
+    /// mistakes and blunders and the average loss.
+    fn new(id: &str, game: &Game, reviews: &[MoveReview]) -> Reviewed {
+        let pairs = || reviews.iter().zip(game.positions().windows(2));
+        let comments: Vec<String> =
+            pairs().map(|(review, pair)| review.comment(&pair[0], NOTATION)).collect();
+        let moves = pairs()
+            .zip(&comments)
+            .map(|((review, pair), comment)| {
+                let (before, after) = (&pair[0], &pair[1]);
+                ReviewedMove {
+                    text: review.played.to_pdn(before, NOTATION),
+                    route: review.played.route(before).iter().map(|sq| sq.number()).collect(),
+                    fen: after.to_fen(),
+                    score: score_text(review.score),
+                    verdict: review.verdict.into(),
+                    best: review.best.to_pdn(before, NOTATION),
+                    best_score: score_text(review.best_score),
+                    comment: comment.clone(),
+                }
+            })
+            .collect();
+        let side = |color| {
+            let t = tally(reviews, color);
+            SideReview {
+                mistakes: t.mistakes,
+                blunders: t.blunders,
+                average_loss: t.average_loss.round() / 100.0,
+            }
+        };
+        let body = ReviewBody {
+            game: id.to_string(),
+            nodes: REVIEW_NODES,
+            moves,
+            white: side(Color::White),
+            black: side(Color::Black),
+        };
+        Reviewed { json: Arc::from(to_text(&body)), comments }
+    }
+}
+
+/// Reviews run one at a time, with a bounded number waiting.
+struct ReviewQueue {
+    places: Semaphore,
+    turn: tokio::sync::Mutex<()>,
+}
+
+impl ReviewQueue {
+    fn new(places: usize) -> ReviewQueue {
+        ReviewQueue { places: Semaphore::new(places), turn: tokio::sync::Mutex::new(()) }
+    }
+
+    /// A place in the queue, or `busy` when it is full.
+    fn try_place(&self) -> Result<SemaphorePermit<'_>, ApiError> {
+        self.places.try_acquire().map_err(|_| ApiError::busy())
+    }
+
+    /// A place in the queue, then the turn once the work ahead is done; both held until the
+    /// returned pair is dropped.
+    async fn enter(&self) -> Result<(SemaphorePermit<'_>, MutexGuard<'_, ()>), ApiError> {
+        let place = self.try_place()?;
+        Ok((place, self.turn.lock().await))
+    }
+}
+
+/// Keeps `value` under `key`; past `bound` entries the memory starts again empty.
+fn keep<K: Eq + std::hash::Hash, V>(kept: &Mutex<HashMap<K, V>>, bound: usize, key: K, value: V) {
+    let mut kept = lock(kept);
+    if kept.len() >= bound {
+        kept.clear();
+    }
+    kept.insert(key, value);
+}
+
+/// The reviews and lines made so far, and the queue for making more.
+pub struct Reviews {
+    computer: ComputerPool,
+    /// Reviews of finished games by id.
+    reviews: Mutex<HashMap<String, Arc<Reviewed>>>,
+    /// The engine's lines in finished games' positions, by id and ply.
+    lines: Mutex<HashMap<(String, usize), Arc<str>>>,
+    queue: ReviewQueue,
+}
+
+impl Reviews {
+    pub fn new(computer: ComputerPool) -> Reviews {
+        Reviews {
+            computer,
+            reviews: Mutex::new(HashMap::new()),
+            lines: Mutex::new(HashMap::new()),
+            queue: ReviewQueue::new(REVIEW_QUEUE),
+        }
+    }
+
+    /// A finished game's review, made from its `record` unless already kept (the record is
+    /// only read if needed).
+    pub async fn review(
+        &self,
+        id: &str,
+        record: impl Future<Output = Result<Game, ApiError>>,
+    ) -> Result<Arc<Reviewed>, ApiError> {
+        if let Some(known) = lock(&self.reviews).get(id) {
+            return Ok(known.clone());
+        }
+        let game = record.await?;
+        let _turn = self.queue.enter().await?;
+        if let Some(known) = lock(&self.reviews).get(id) {
+            return Ok(known.clone()); // made while this request waited
+        }
+        let reviews = self
+            .computer
+            .review(game.clone(), REVIEW_NODES)
+            .await
+            .ok_or_else(ApiError::engine_unavailable)?;
+        let made = Arc::new(Reviewed::new(id, &game, &reviews));
+        keep(&self.reviews, REVIEWS_KEPT, id.to_string(), made.clone());
+        Ok(made)
+    }
+
+    /// The engine's best moves in the position after `ply` moves of a finished game (0: the
+    /// start), as JSON, made from the game's `record` unless already kept.
+    pub async fn lines(
+        &self,
+        id: &str,
+        ply: usize,
+        record: impl Future<Output = Result<Game, ApiError>>,
+    ) -> Result<Arc<str>, ApiError> {
+        let key = (id.to_string(), ply);
+        if let Some(known) = lock(&self.lines).get(&key) {
+            return Ok(known.clone());
+        }
+        let game = record.await?;
+        let mut positions = game.positions().to_vec();
+        if ply >= positions.len() {
+            let moves = positions.len() - 1;
+            let refusal = format!("the game has {moves} moves: ply must be 0 to {moves}");
+            return Err(ApiError::new(ErrorCode::BadPly, refusal));
+        }
+        let position = positions[ply];
+        positions.truncate(ply);
+        let _turn = self.queue.enter().await?;
+        if let Some(known) = lock(&self.lines).get(&key) {
+            return Ok(known.clone()); // made while this request waited
+        }
+        let infos = self
+            .computer
+            .lines(position, positions, LINES_NODES, LINES_SHOWN)
+            .await
+            .ok_or_else(ApiError::engine_unavailable)?;
+        let lines = infos
+            .iter()
+            .map(|info| BestLine {
+                first: info.pv.first().map(|m| m.to_pdn(&position, NOTATION)),
+                score: score_text(info.score),
+                line: line_text(&position, &info.pv, NOTATION),
+            })
+            .collect();
+        let body = LinesBody {
+            game: id.to_string(),
+            ply,
+            fen: position.to_fen(),
+            nodes: LINES_NODES,
+            depth: infos.first().map_or(0, |i| i.depth),
+            lines,
+        };
+        let text: Arc<str> = Arc::from(to_text(&body));
+        keep(&self.lines, LINES_KEPT, key, text.clone());
+        Ok(text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_full_review_queue_refuses_at_once_and_frees_its_places() {
+        let queue = ReviewQueue::new(2);
+        let first = queue.try_place().unwrap();
+        let second = queue.try_place().unwrap();
+        assert_eq!(queue.try_place().err().map(|e| e.code), Some(ErrorCode::Busy));
+        drop(first);
+        assert!(queue.try_place().is_ok());
+        drop(second);
+    }
+}
