@@ -1,5 +1,5 @@
 // Checkers Online: the page. Plain JavaScript, no build step. It talks to the server over one
-// WebSocket (protocol in crates/server/src/lib.rs) and draws the board as SVG.
+// WebSocket (protocol in docs/protocol.md) and draws the board as SVG.
 // Every text that comes from other people is put on the page with textContent, never as HTML.
 'use strict';
 
