@@ -312,9 +312,6 @@ impl Engine {
 
     fn table_move(&self, position: &Position, legal: &checkers_rules::MoveList) -> Option<Move> {
         let best = self.tt.probe(position.hash_key())?.best?;
-        legal.iter().copied().find(|m| {
-            crate::search::index(m.from()) == best.from as usize
-                && crate::search::index(m.to()) == best.to as usize
-        })
+        legal.iter().copied().find(|m| best.matches(m))
     }
 }

@@ -37,6 +37,7 @@ mod eval;
 pub mod hub;
 mod level;
 mod limits;
+mod mix;
 mod review;
 mod score;
 mod search;

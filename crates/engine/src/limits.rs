@@ -5,6 +5,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+/// The deepest iteration a search goes to, in plies: a deeper depth limit searches this deep.
+pub const MAX_DEPTH: u32 = 100;
+
 /// A game clock for the side the engine plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Clock {

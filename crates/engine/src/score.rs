@@ -16,6 +16,8 @@ impl Score {
     pub const WIN: i32 = 30_000;
     /// Scores beyond `WIN - MAX_PLIES_TO_END` in size are forced results.
     pub(crate) const MAX_PLIES_TO_END: i32 = 1_000;
+    /// The smallest size of a forced result's score.
+    pub(crate) const DECISIVE: i32 = Score::WIN - Score::MAX_PLIES_TO_END;
     /// An even game.
     pub const DRAW: Score = Score(0);
 
@@ -37,10 +39,10 @@ impl Score {
         self.0
     }
     pub fn is_win(self) -> bool {
-        self.0 >= Score::WIN - Score::MAX_PLIES_TO_END
+        self.0 >= Score::DECISIVE
     }
     pub fn is_loss(self) -> bool {
-        self.0 <= -(Score::WIN - Score::MAX_PLIES_TO_END)
+        self.0 <= -Score::DECISIVE
     }
     /// A forced win or loss.
     pub fn is_decisive(self) -> bool {
