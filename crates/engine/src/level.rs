@@ -51,14 +51,14 @@ impl Level {
 
     /// The level numbered `n`, if 1 ≤ n ≤ 9.
     pub fn new(n: u32) -> Option<Level> {
-        (1..=9).contains(&n).then_some(Level(n as u8))
+        (Level::MIN.number()..=Level::MAX.number()).contains(&n).then_some(Level(n as u8))
     }
     pub fn number(self) -> u32 {
         u32::from(self.0)
     }
     /// Levels 1 to 9.
     pub fn all() -> impl Iterator<Item = Level> {
-        (1..=9).map(Level)
+        (Level::MIN.0..=Level::MAX.0).map(Level)
     }
 
     /// A one-word name.
@@ -343,7 +343,7 @@ fn seeded_index(seed: u64, position: &Position, len: usize) -> usize {
 }
 
 /// The score of a position for `side`, from a short deterministic search.
-pub fn judge(engine: &mut Engine, position: &Position, history: &[Position], side: Color) -> Score {
+fn judge(engine: &mut Engine, position: &Position, history: &[Position], side: Color) -> Score {
     engine.new_game();
     let result = engine.search(position, history, &Limits::nodes(300_000), &StopHandle::new(), &mut |_| {});
     if position.turn() == side {

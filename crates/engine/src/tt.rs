@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 use checkers_rules::{Move, Square};
 
+use crate::limits::MAX_HASH_MB;
 use crate::score::Score;
 
 /// How a stored score bounds the true score.
@@ -162,9 +163,9 @@ impl Drop for BucketMemory {
 const NO_MOVE: u64 = 0xFF;
 
 impl TranspositionTable {
-    /// A table of about `megabytes` MB (at least one bucket).
+    /// A table of about `megabytes` MB (at least one bucket, at most [`MAX_HASH_MB`] MB).
     pub fn new(megabytes: usize) -> TranspositionTable {
-        let count = (megabytes.clamp(1, 1 << 20) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
+        let count = (megabytes.clamp(1, MAX_HASH_MB) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
         TranspositionTable { buckets: BucketMemory::new(count), generation: AtomicU8::new(0) }
     }
 

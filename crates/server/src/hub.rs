@@ -12,7 +12,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
-use checkers_engine::{line_text, score_text, tally, MoveReview, Verdict};
+use checkers_engine::line_text;
+use checkers_engine::review::{score_text, tally, MoveReview, Verdict};
 use checkers_rules::{Color, Game, Move, PdnGame, Position, SquareNotation, Variant};
 use serde_json::{json, Value};
 use tokio::sync::{broadcast, mpsc, oneshot, watch};

@@ -33,10 +33,13 @@ mod tables;
 mod terms;
 mod weights;
 
+#[cfg(feature = "tune")]
 pub use net::network_inputs;
+#[cfg(feature = "tune")]
+pub use tables::PATTERN_BYTES;
 pub use tables::{
     formation_indices, pattern_index, BlendedFormations, BlendedSquares, Formations, Patterns, SquareValues,
-    FORMATION_PAIRS, PATTERN_BYTES, PATTERN_STATES,
+    FORMATION_PAIRS, PATTERN_STATES,
 };
 pub use weights::Weights;
 

@@ -103,6 +103,7 @@ pub fn net(variant: Variant) -> &'static Net {
 /// the side to move, the board turned for Black: its men, its kings, the opponent's men, the
 /// opponent's kings. Input `64 * board + square` is on when the square's bit is set. The
 /// trainer (`checkers-fit-net`) reads positions through this too.
+#[cfg(any(test, feature = "tune"))]
 #[inline(always)]
 pub fn network_inputs(p: &Position) -> [u64; 4] {
     let w = p.pieces(Color::White).bits();

@@ -15,6 +15,8 @@ pub struct SquareValues<T = i16> {
     pub kings_empty: [T; 64],
 }
 
+/// For the tuner's output.
+#[cfg(feature = "tune")]
 impl<T: Copy> SquareValues<T> {
     /// The four tables, named, in declaration order.
     pub fn named(&self) -> [(&'static str, &[T; 64]); 4] {
@@ -28,6 +30,7 @@ impl<T: Copy> SquareValues<T> {
 }
 
 impl SquareValues {
+    #[cfg(any(test, feature = "tune"))]
     pub const ZERO: SquareValues =
         SquareValues { men_full: [0; 64], men_empty: [0; 64], kings_full: [0; 64], kings_empty: [0; 64] };
 
@@ -89,6 +92,7 @@ pub struct Formations<T = i16> {
 pub const FORMATION_PAIRS: usize = 7;
 
 impl Formations {
+    #[cfg(feature = "tune")]
     pub const ZERO: Formations =
         Formations { full: [[0; 256]; FORMATION_PAIRS], empty: [[0; 256]; FORMATION_PAIRS] };
 
@@ -217,6 +221,7 @@ impl Patterns {
 
     /// The values (full board, empty board) of state `state` on pair of ranks `pair`, as
     /// indexed by [`pattern_index`].
+    #[cfg(feature = "tune")]
     #[inline(always)]
     pub fn values(&self, pair: usize, state: usize) -> (i16, i16) {
         self.at(pair * PATTERN_STATES + state)

@@ -1,8 +1,11 @@
 //! The evaluation's weights: one plain integer for each term, fitted by the tuner.
 
+#[cfg(any(test, feature = "tune"))]
 use checkers_rules::Variant;
 
-use super::tables::{BlendedFormations, BlendedSquares, Patterns, SquareValues};
+#[cfg(any(test, feature = "tune"))]
+use super::tables::SquareValues;
+use super::tables::{BlendedFormations, BlendedSquares, Patterns};
 
 /// The weights of one variant. Plain integers so the tuner can fit them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,6 +49,8 @@ pub struct Weights {
     pub patterns: Option<&'static Patterns>,
 }
 
+/// What the tuner (and the tests) read and adjust.
+#[cfg(any(test, feature = "tune"))]
 impl Weights {
     /// The number of weights, for the tuner.
     pub const COUNT: usize = 17;

@@ -1,5 +1,7 @@
 //! Why a Hub line was refused, and why a move's text names no legal move.
 
+use std::borrow::Cow;
+
 use thiserror::Error;
 
 /// Why a line was refused. Each becomes an `error message="..."` answer.
@@ -12,7 +14,7 @@ pub enum HubError {
     #[error("`{command}` needs `{argument}=...`")]
     MissingArgument { command: String, argument: &'static str },
     #[error("bad value `{value}` for `{argument}`: expected {expected}")]
-    BadValue { argument: String, value: String, expected: &'static str },
+    BadValue { argument: String, value: String, expected: Cow<'static, str> },
     #[error("unknown parameter `{0}` (known: variant, numbering, hash, threads, book)")]
     UnknownParameter(String),
     #[error("bad position `{text}`: {reason}")]

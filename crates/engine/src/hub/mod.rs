@@ -29,6 +29,6 @@ mod wire;
 pub use error::{HubError, MoveTextError};
 pub use job::{GoMode, SearchJob};
 pub use numbering::{move_from_hub, move_to_hub, position_from_hub, position_to_hub, Numbering};
-pub use session::{Action, Hub, Reply};
+pub use session::{Action, Hub, Reply, HUB_MAX_HASH_MB, HUB_MAX_THREADS};
 pub use sync_session::SyncSession;
 pub use wire::{error_line, quote, score_to_hub, HubLine, MAX_LINE_BYTES};

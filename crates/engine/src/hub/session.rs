@@ -1,6 +1,7 @@
 //! The Hub session as a state machine: from each input line to the answer lines and the one
 //! thing the caller must do next.
 
+use std::borrow::Cow;
 use std::time::Duration;
 
 use checkers_rules::{Position, Variant};
@@ -10,14 +11,21 @@ use super::job::{GoMode, SearchJob};
 use super::numbering::{move_from_hub, move_to_hub, position_from_hub, Numbering};
 use super::wire::{error_line, quote, score_to_hub, HubLine};
 use crate::engine::EngineOptions;
-use crate::limits::{Clock, Limits};
+use crate::limits::{Clock, Limits, MAX_DEPTH, MAX_HASH_MB, MAX_THREADS};
 
 /// How the engine introduces itself in answer to `hub`.
 const ENGINE_NAME: &str = "checkers";
 const ENGINE_AUTHOR: &str = "the checkers project";
-/// Largest transposition table a `hash` parameter may ask for, in MB.
-const MAX_HASH_MB: usize = 4096;
-const MAX_THREADS: usize = 64;
+/// The largest transposition table the `hash` parameter offers a GUI, in MB: a range a GUI's
+/// setting shows whole, well within what the engine accepts ([`MAX_HASH_MB`]).
+pub const HUB_MAX_HASH_MB: usize = 4096;
+/// The most search threads the `threads` parameter offers (the engine accepts
+/// [`MAX_THREADS`]).
+pub const HUB_MAX_THREADS: usize = 64;
+const _: () = assert!(HUB_MAX_HASH_MB <= MAX_HASH_MB && HUB_MAX_THREADS <= MAX_THREADS);
+/// The longest time a `level` may give, in seconds (115 days): longer ones are refused
+/// rather than overflow the clock's arithmetic.
+const MAX_LEVEL_SECONDS: f64 = 1e7;
 /// What a search is allowed when no `level` was given: one second.
 const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(1);
 
@@ -161,8 +169,8 @@ impl Hub {
                 "param name=numbering value={} type=enum values=\"standard pydraughts\"",
                 self.numbering.name()
             ),
-            format!("param name=hash value={} type=int min=1 max={MAX_HASH_MB}", self.options.hash_mb),
-            format!("param name=threads value={} type=int min=1 max={MAX_THREADS}", self.options.threads),
+            format!("param name=hash value={} type=int min=1 max={HUB_MAX_HASH_MB}", self.options.hash_mb),
+            format!("param name=threads value={} type=int min=1 max={HUB_MAX_THREADS}", self.options.threads),
             format!("param name=book value={} type=bool", self.book),
             "wait".to_string(),
         ]
@@ -171,14 +179,17 @@ impl Hub {
     fn set_param(&mut self, line: &HubLine) -> Result<Reply, HubError> {
         let name = line.require("name")?;
         let value = line.require("value")?;
-        let bad =
-            |expected| HubError::BadValue { argument: name.to_string(), value: value.to_string(), expected };
+        let bad = |expected: Cow<'static, str>| HubError::BadValue {
+            argument: name.to_string(),
+            value: value.to_string(),
+            expected,
+        };
         match name {
             "variant" => {
                 let variant = match value.to_ascii_lowercase().as_str() {
                     "english" | "american" => Variant::English,
                     "russian" => Variant::Russian,
-                    _ => return Err(bad("english or russian")),
+                    _ => return Err(bad("english or russian".into())),
                 };
                 if variant != self.variant {
                     // A position belongs to its variant.
@@ -187,22 +198,23 @@ impl Hub {
                 self.variant = variant;
             }
             "numbering" => {
-                self.numbering = Numbering::parse(value).ok_or_else(|| bad("standard or pydraughts"))?
+                self.numbering =
+                    Numbering::parse(value).ok_or_else(|| bad("standard or pydraughts".into()))?
             }
             "book" => {
                 self.book = match value.to_ascii_lowercase().as_str() {
                     "true" | "on" | "1" => true,
                     "false" | "off" | "0" => false,
-                    _ => return Err(bad("true or false")),
+                    _ => return Err(bad("true or false".into())),
                 }
             }
             "hash" | "threads" => {
-                let (max, slot) = match name {
-                    "hash" => (MAX_HASH_MB, &mut self.options.hash_mb),
-                    _ => (MAX_THREADS, &mut self.options.threads),
+                let (max, slot, range) = match name {
+                    "hash" => (HUB_MAX_HASH_MB, &mut self.options.hash_mb, "MB from 1 to"),
+                    _ => (HUB_MAX_THREADS, &mut self.options.threads, "1 to"),
                 };
                 let n = value.parse::<usize>().ok().filter(|n| (1..=max).contains(n));
-                *slot = n.ok_or_else(|| bad(if name == "hash" { "MB from 1 to 4096" } else { "1 to 64" }))?;
+                *slot = n.ok_or_else(|| bad(format!("{range} {max}").into()))?;
                 if self.initialized {
                     return Ok(Reply::action(Action::Init(self.options)));
                 }
@@ -238,7 +250,7 @@ impl Hub {
             line: &HubLine,
             key: &str,
             ok: impl Fn(&T) -> bool,
-            expected: &'static str,
+            expected: impl Into<Cow<'static, str>>,
         ) -> Result<Option<T>, HubError> {
             match line.get(key) {
                 None => Ok(None),
@@ -247,13 +259,14 @@ impl Hub {
                     _ => Err(HubError::BadValue {
                         argument: key.to_string(),
                         value: text.to_string(),
-                        expected,
+                        expected: expected.into(),
                     }),
                 },
             }
         }
-        let seconds = |v: &f64| v.is_finite() && *v >= 0.0 && *v < 1e7;
-        let depth = number::<u32>(line, "depth", |d| (1..=100).contains(d), "a depth from 1 to 100")?;
+        let seconds = |v: &f64| v.is_finite() && *v >= 0.0 && *v < MAX_LEVEL_SECONDS;
+        let depth_range = format!("a depth from 1 to {MAX_DEPTH}");
+        let depth = number::<u32>(line, "depth", |d| (1..=MAX_DEPTH).contains(d), depth_range)?;
         let nodes = number::<u64>(line, "nodes", |n| *n >= 1, "a node count of at least 1")?;
         let move_time = number::<f64>(line, "move-time", |t| seconds(t) && *t > 0.0, "seconds above 0")?;
         let time = number::<f64>(line, "time", seconds, "seconds, 0 or more")?;
@@ -365,6 +378,36 @@ mod tests {
         hub.search_finished();
         assert_eq!(hub.handle("stop").action, Action::None);
         assert_eq!(hub.handle("quit").action, Action::Quit);
+    }
+
+    /// The limits the Hub offers and checks come from named constants; what they say on the
+    /// wire is pinned here.
+    #[test]
+    fn the_limits_read_the_same_on_the_wire() {
+        let mut hub = Hub::new();
+        let answer = |hub: &mut Hub, line: &str| hub.handle(line).lines;
+        assert_eq!(
+            answer(&mut hub, "set-param name=hash value=0"),
+            ["error message=\"bad value `0` for `hash`: expected MB from 1 to 4096\""]
+        );
+        assert_eq!(
+            answer(&mut hub, "set-param name=threads value=65"),
+            ["error message=\"bad value `65` for `threads`: expected 1 to 64\""]
+        );
+        assert_eq!(
+            answer(&mut hub, "level depth=101"),
+            ["error message=\"bad value `101` for `depth`: expected a depth from 1 to 100\""]
+        );
+        assert_eq!(
+            answer(&mut hub, "level time=1e8"),
+            ["error message=\"bad value `1e8` for `time`: expected seconds, 0 or more\""]
+        );
+        let introduction = answer(&mut hub, "hub");
+        assert!(introduction.contains(&"param name=hash value=64 type=int min=1 max=4096".to_string()));
+        assert!(introduction.contains(&"param name=threads value=1 type=int min=1 max=64".to_string()));
+        assert!(answer(&mut hub, "set-param name=hash value=4096").is_empty());
+        assert!(answer(&mut hub, "set-param name=threads value=64").is_empty());
+        assert!(answer(&mut hub, "level depth=100").is_empty());
     }
 
     #[test]

@@ -49,7 +49,7 @@ impl SyncSession {
                     out.push(error_line(&HubError::BadValue {
                         argument: "level".to_string(),
                         value: "infinite".to_string(),
-                        expected: "a bounded level in a session that cannot be stopped",
+                        expected: "a bounded level in a session that cannot be stopped".into(),
                     }));
                 } else {
                     let options = self.hub.engine_options();
