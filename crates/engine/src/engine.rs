@@ -185,7 +185,7 @@ impl Engine {
 
     /// The static evaluation of a position for the side to move (no search).
     pub fn evaluate(position: &Position) -> Score {
-        Score::centipawns(evaluate(position))
+        Score::hundredths(evaluate(position))
     }
 
     pub(crate) fn search_with(

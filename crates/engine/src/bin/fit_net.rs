@@ -21,7 +21,7 @@ const INPUTS: usize = 256;
 struct Row {
     feats: Vec<u16>,
     target: f32,
-    base: f32, // table eval for mover, centi-men
+    base: f32, // table eval for mover, hundredths of a man
 }
 
 /// The indices of the inputs that are on, as the engine reads them.
@@ -264,7 +264,8 @@ fn main() {
             g3.iter_mut().for_each(|g| *g = 0.0);
             for r in chunk {
                 let o = net.forward(&r.feats, &mut a1, &mut z1, &mut a2, &mut z2);
-                // The output in centi-men, on the curve of the scale as the engine's scores are.
+                // The output in hundredths of a man, on the curve of the scale as the engine's
+                // scores are.
                 let p = sigmoid(sc * (100.0 * o) / 100.0);
                 let e = p - r.target;
                 tl += (e * e) as f64;

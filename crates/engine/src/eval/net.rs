@@ -202,7 +202,7 @@ impl Net {
         for ((&sum, &bias), &weight) in sums.iter().zip(&self.b2).zip(&self.w3) {
             out += ((sum + bias) >> 6).clamp(0, Q1 as i32) * weight;
         }
-        // Men to centi-men.
+        // Men to hundredths of a man.
         (out as i64 * 100 / (Q1 * Q3) as i64) as i32
     }
 

@@ -135,8 +135,8 @@ mod tests {
 
     #[test]
     fn scores_read_as_pydraughts_reads_them() {
-        assert_eq!(score_to_hub(Score::centipawns(35)), "0.35");
-        assert_eq!(score_to_hub(Score::centipawns(-120)), "-1.20");
+        assert_eq!(score_to_hub(Score::hundredths(35)), "0.35");
+        assert_eq!(score_to_hub(Score::hundredths(-120)), "-1.20");
         assert_eq!(score_to_hub(Score::win_in(7)), "99.93");
         assert_eq!(score_to_hub(Score::loss_in(6)), "-99.94");
     }

@@ -512,7 +512,7 @@ impl<'a> Searcher<'a> {
         let mut futile = false;
         let late_move_limit = if prune { 3 + (depth * depth) as usize } else { usize::MAX };
         let mut picker = MovePicker::new();
-        while let Some(pick) = picker.next(&mut self.data.plies[ply].order, &mut self.data.sorted) {
+        while let Some(pick) = picker.next(&mut self.data.plies[ply].order, &mut self.data.sort_scratch) {
             let (i, generated, is_killer) = (pick.number, pick.generated, pick.is_killer);
             let mv = self.data.plies[ply].moves[generated];
             // One branch for the whole test (`&`, not `&&`): its parts are cheap, and their

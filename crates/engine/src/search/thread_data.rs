@@ -34,7 +34,7 @@ pub(crate) struct ThreadData {
     /// Recent evaluations by position, see [`EvalCache`].
     pub(super) eval_cache: EvalCache,
     /// Scratch space for sorting a node's move keys.
-    pub(super) sorted: Vec<i64>,
+    pub(super) sort_scratch: Vec<i64>,
 }
 
 impl ThreadData {
@@ -52,7 +52,7 @@ impl ThreadData {
             history: vec![0; 64 * 64],
             counters: vec![NO_FROM_TO; 64 * 64],
             eval_cache: EvalCache::new(),
-            sorted: Vec::with_capacity(64),
+            sort_scratch: Vec::with_capacity(64),
         }
     }
     pub fn clear(&mut self) {
