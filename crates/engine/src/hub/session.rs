@@ -386,22 +386,14 @@ mod tests {
     fn the_limits_read_the_same_on_the_wire() {
         let mut hub = Hub::new();
         let answer = |hub: &mut Hub, line: &str| hub.handle(line).lines;
-        assert_eq!(
-            answer(&mut hub, "set-param name=hash value=0"),
-            ["error message=\"bad value `0` for `hash`: expected MB from 1 to 4096\""]
-        );
-        assert_eq!(
-            answer(&mut hub, "set-param name=threads value=65"),
-            ["error message=\"bad value `65` for `threads`: expected 1 to 64\""]
-        );
-        assert_eq!(
-            answer(&mut hub, "level depth=101"),
-            ["error message=\"bad value `101` for `depth`: expected a depth from 1 to 100\""]
-        );
-        assert_eq!(
-            answer(&mut hub, "level time=1e8"),
-            ["error message=\"bad value `1e8` for `time`: expected seconds, 0 or more\""]
-        );
+        for (line, refusal) in [
+            ("set-param name=hash value=0", "bad value `0` for `hash`: expected MB from 1 to 4096"),
+            ("set-param name=threads value=65", "bad value `65` for `threads`: expected 1 to 64"),
+            ("level depth=101", "bad value `101` for `depth`: expected a depth from 1 to 100"),
+            ("level time=1e8", "bad value `1e8` for `time`: expected seconds, 0 or more"),
+        ] {
+            assert_eq!(answer(&mut hub, line), [format!("error message=\"{refusal}\"")]);
+        }
         let introduction = answer(&mut hub, "hub");
         assert!(introduction.contains(&"param name=hash value=64 type=int min=1 max=4096".to_string()));
         assert!(introduction.contains(&"param name=threads value=1 type=int min=1 max=64".to_string()));
