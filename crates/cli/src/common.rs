@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use anyhow::Context;
+use checkers_engine::MAX_HASH_MB;
 use checkers_rules::{Color, Position, SquareNotation, Variant};
 use clap::ValueEnum;
 
@@ -42,8 +43,8 @@ impl From<NotationArg> for SquareNotation {
 
 /// Refuses a transposition table size (`--hash`, in MB) the engine cannot be given.
 pub fn check_hash_mb(mb: usize) -> anyhow::Result<()> {
-    if !(1..=65536).contains(&mb) {
-        anyhow::bail!("--hash is in MB, between 1 and 65536");
+    if !(1..=MAX_HASH_MB).contains(&mb) {
+        anyhow::bail!("--hash is in MB, between 1 and {MAX_HASH_MB}");
     }
     Ok(())
 }

@@ -12,6 +12,9 @@ use crate::score::Score;
 
 /// The depth `checkers bench` uses when none is given.
 pub const BENCH_DEPTH: u32 = 16;
+/// The deepest bench `checkers bench` accepts: the cost of a bench grows steeply with its
+/// depth.
+pub const BENCH_MAX_DEPTH: u32 = 60;
 
 /// The bench positions: both start positions, then openings, middlegames and endgames of
 /// both variants reached by seeded random play (so they are varied, not necessarily good).

@@ -18,7 +18,7 @@ use checkers_endgame::Database;
 use checkers_rules::Variant;
 
 /// Pieces on the board at most for the database to answer.
-pub const ENDGAME_PIECES: u32 = 4;
+pub(crate) const ENDGAME_PIECES: u32 = 4;
 
 /// The folder the program named for keeping solved databases, if any.
 static KEPT_IN: OnceLock<PathBuf> = OnceLock::new();

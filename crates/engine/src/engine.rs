@@ -8,7 +8,7 @@ use checkers_rules::{Move, Position, Variant};
 
 use crate::endgame;
 use crate::eval::evaluate;
-use crate::limits::{Limits, StopHandle};
+use crate::limits::{Limits, StopHandle, MAX_HASH_MB, MAX_THREADS};
 use crate::score::Score;
 use crate::search::{Iteration, SearchConfig, Searcher, Shared, ThreadData};
 use crate::tt::TranspositionTable;
@@ -90,11 +90,13 @@ pub struct Engine {
 }
 
 impl Engine {
-    /// Builds an engine, allocating its table (`hash_mb`) and `threads` thread tables (at
-    /// least one).
+    /// Builds an engine, allocating its table (`hash_mb`, 1 to [`MAX_HASH_MB`]) and `threads`
+    /// thread tables (1 to [`MAX_THREADS`]); values outside are taken as the nearest bound.
     pub fn new(options: EngineOptions) -> Engine {
-        let options =
-            EngineOptions { hash_mb: options.hash_mb.max(1), threads: options.threads.clamp(1, 256) };
+        let options = EngineOptions {
+            hash_mb: options.hash_mb.clamp(1, MAX_HASH_MB),
+            threads: options.threads.clamp(1, MAX_THREADS),
+        };
         Engine {
             options,
             tt: TranspositionTable::new(options.hash_mb),
@@ -183,7 +185,7 @@ impl Engine {
 
     /// The static evaluation of a position for the side to move (no search).
     pub fn evaluate(position: &Position) -> Score {
-        Score::centipawns(evaluate(position))
+        Score::hundredths(evaluate(position))
     }
 
     pub(crate) fn search_with(
@@ -312,9 +314,6 @@ impl Engine {
 
     fn table_move(&self, position: &Position, legal: &checkers_rules::MoveList) -> Option<Move> {
         let best = self.tt.probe(position.hash_key())?.best?;
-        legal.iter().copied().find(|m| {
-            crate::search::index(m.from()) == best.from as usize
-                && crate::search::index(m.to()) == best.to as usize
-        })
+        legal.iter().copied().find(|m| best.matches(m))
     }
 }

@@ -18,8 +18,9 @@ use checkers_rules::{Color, Move, Position, Variant};
 use crate::book::book;
 use crate::engine::{Engine, SearchInfo, SearchResult};
 use crate::limits::{Limits, StopHandle};
+use crate::mix::splitmix64;
 use crate::score::Score;
-use crate::search::{mix, SearchConfig};
+use crate::search::SearchConfig;
 
 /// A playing level, 1 (beginner) to 9 (master).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -50,14 +51,14 @@ impl Level {
 
     /// The level numbered `n`, if 1 ≤ n ≤ 9.
     pub fn new(n: u32) -> Option<Level> {
-        (1..=9).contains(&n).then_some(Level(n as u8))
+        (Level::MIN.number()..=Level::MAX.number()).contains(&n).then_some(Level(n as u8))
     }
     pub fn number(self) -> u32 {
         u32::from(self.0)
     }
     /// Levels 1 to 9.
     pub fn all() -> impl Iterator<Item = Level> {
-        (1..=9).map(Level)
+        (Level::MIN.0..=Level::MAX.0).map(Level)
     }
 
     /// A one-word name.
@@ -253,7 +254,7 @@ impl Level {
         if s.noise != 0 || !engine.continues_game(position, history) {
             engine.new_game();
         }
-        let seed = mix(seed ^ position.hash_key());
+        let seed = splitmix64(seed ^ position.hash_key());
         let config = SearchConfig {
             eval_noise: s.noise,
             noise_seed: seed,
@@ -265,7 +266,7 @@ impl Level {
         if s.second_best_percent == 0 || stop.is_stopped() || result.depth == 0 {
             return result;
         }
-        let roll = mix(seed.rotate_left(17)) % 100;
+        let roll = splitmix64(seed.rotate_left(17)) % 100;
         if roll >= s.second_best_percent {
             return result;
         }
@@ -338,11 +339,11 @@ pub enum DrawAnswer {
 
 /// One of `len` choices (`len` > 0), as the game's seed picks in this position.
 fn seeded_index(seed: u64, position: &Position, len: usize) -> usize {
-    (mix(seed ^ position.hash_key()).rotate_left(29) % len as u64) as usize
+    (splitmix64(seed ^ position.hash_key()).rotate_left(29) % len as u64) as usize
 }
 
 /// The score of a position for `side`, from a short deterministic search.
-pub fn judge(engine: &mut Engine, position: &Position, history: &[Position], side: Color) -> Score {
+fn judge(engine: &mut Engine, position: &Position, history: &[Position], side: Color) -> Score {
     engine.new_game();
     let result = engine.search(position, history, &Limits::nodes(300_000), &StopHandle::new(), &mut |_| {});
     if position.turn() == side {

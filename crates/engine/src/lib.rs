@@ -6,7 +6,7 @@
 //! with endgame knowledge (for English positions with men, a small neural network trained on
 //! the engine's own searches), time management, nine playing levels from beginner to
 //! master, an opening book for the levels that play people ([`book`]), and game review
-//! ([`review_game`]: each move judged against the engine's choice).
+//! ([`review`]: each move judged against the engine's choice).
 //! Callers hold an [`Engine`], give it a position, the game's earlier positions and
 //! [`Limits`], and get a [`SearchResult`] whose move is always legal.
 //!
@@ -37,28 +37,30 @@ mod eval;
 pub mod hub;
 mod level;
 mod limits;
-mod review;
+mod mix;
+pub mod review;
 mod score;
 mod search;
 mod tt;
 #[cfg(feature = "tune")]
 pub mod tune;
 
-pub use bench::{bench, BenchLine, BenchSummary, BENCH_DEPTH, BENCH_POSITIONS};
-pub use book::{book, generate as generate_book, Book, BookError, BookMove, BookPlan};
-pub use endgame::ENDGAME_PIECES;
+pub use bench::{bench, BenchLine, BenchSummary, BENCH_DEPTH, BENCH_MAX_DEPTH, BENCH_POSITIONS};
+pub use book::{book, Book, BookError, BookMove};
 pub use engine::{Engine, EngineOptions, SearchInfo, SearchResult};
+pub use level::{hint, DrawAnswer, Level, LevelError};
+pub use limits::{Clock, Limits, StopHandle, MAX_DEPTH, MAX_HASH_MB, MAX_THREADS};
+pub use score::{Score, ScoreParseError};
+
+// What only the tools behind the `tune` feature use: the opening book's generator, and the
+// evaluation's parameters and inputs that the tuner and the network's trainer fit.
+#[cfg(feature = "tune")]
+pub use book::{generate as generate_book, BookPlan};
+#[cfg(feature = "tune")]
 pub use eval::{
     evaluate_with, formation_indices, network_inputs, pattern_index, BlendedFormations, BlendedSquares,
     Formations, Patterns, SquareValues, Weights, FORMATION_PAIRS, PATTERN_BYTES, PATTERN_STATES,
 };
-pub use level::{hint, judge, DrawAnswer, Level, LevelError};
-pub use limits::{Clock, Limits, StopHandle};
-pub use review::{
-    loss, review_game, score_text, tally, verdict, verdict_of, MoveReview, SideTally, Verdict, BLUNDER,
-    MAX_LOSS, MISTAKE,
-};
-pub use score::{Score, ScoreParseError};
 
 use checkers_rules::{Move, Position, SquareNotation};
 

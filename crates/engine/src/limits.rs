@@ -5,6 +5,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+/// The deepest iteration a search goes to, in plies: a deeper depth limit searches this deep.
+pub const MAX_DEPTH: u32 = 100;
+/// The most search threads an engine runs: an engine asked for more runs this many.
+pub const MAX_THREADS: usize = 256;
+/// The largest transposition table an engine allocates, in MB: an engine asked for more
+/// gets this.
+pub const MAX_HASH_MB: usize = 65_536;
+
 /// A game clock for the side the engine plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Clock {

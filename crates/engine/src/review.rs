@@ -252,7 +252,7 @@ mod tests {
 
     #[test]
     fn verdicts_by_what_the_move_gives_away() {
-        let open = Score::centipawns;
+        let open = Score::hundredths;
         assert_eq!(verdict(open(20), open(-20)), Verdict::Good);
         assert_eq!(verdict(open(20), open(-30)), Verdict::Mistake);
         assert_eq!(verdict(open(20), open(-130)), Verdict::Blunder);
@@ -315,13 +315,13 @@ mod tests {
     #[test]
     fn scores_and_comments_read_as_words() {
         let texts: Vec<String> = [
-            Score::centipawns(25),
-            Score::centipawns(-140),
+            Score::hundredths(25),
+            Score::hundredths(-140),
             Score::DRAW,
             Score::win_in(7),
             Score::loss_in(1),
             Score::win_in(0),
-            Score::centipawns(9_950),
+            Score::hundredths(9_950),
         ]
         .into_iter()
         .map(score_text)
@@ -336,8 +336,8 @@ mod tests {
             played: moves[0],
             mover: Color::Black,
             best: moves[1],
-            best_score: Score::centipawns(32),
-            score: Score::centipawns(-140),
+            best_score: Score::hundredths(32),
+            score: Score::hundredths(-140),
             loss: 172,
             verdict: Verdict::Blunder,
         };

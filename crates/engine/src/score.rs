@@ -16,11 +16,14 @@ impl Score {
     pub const WIN: i32 = 30_000;
     /// Scores beyond `WIN - MAX_PLIES_TO_END` in size are forced results.
     pub(crate) const MAX_PLIES_TO_END: i32 = 1_000;
+    /// The smallest size of a forced result's score.
+    pub(crate) const DECISIVE: i32 = Score::WIN - Score::MAX_PLIES_TO_END;
     /// An even game.
     pub const DRAW: Score = Score(0);
 
-    /// An ordinary score in hundredths of a man, clamped below the range of forced results.
-    pub fn centipawns(value: i32) -> Score {
+    /// An ordinary score of `value` hundredths of a man (a man is worth about 100), clamped
+    /// below the range of forced results.
+    pub fn hundredths(value: i32) -> Score {
         let bound = Score::WIN - Score::MAX_PLIES_TO_END - 1;
         Score(value.clamp(-bound, bound))
     }
@@ -37,10 +40,10 @@ impl Score {
         self.0
     }
     pub fn is_win(self) -> bool {
-        self.0 >= Score::WIN - Score::MAX_PLIES_TO_END
+        self.0 >= Score::DECISIVE
     }
     pub fn is_loss(self) -> bool {
-        self.0 <= -(Score::WIN - Score::MAX_PLIES_TO_END)
+        self.0 <= -Score::DECISIVE
     }
     /// A forced win or loss.
     pub fn is_decisive(self) -> bool {
@@ -90,7 +93,7 @@ impl std::str::FromStr for Score {
             return plies(n).map(Score::loss_in).ok_or(ScoreParseError);
         }
         let value: i32 = text.parse().map_err(|_| ScoreParseError)?;
-        let score = Score::centipawns(value);
+        let score = Score::hundredths(value);
         // A number in the range of forced results is not what `Display` writes.
         (score.0 == value).then_some(score).ok_or(ScoreParseError)
     }
@@ -102,19 +105,19 @@ mod tests {
 
     #[test]
     fn display_is_one_token() {
-        assert_eq!(Score::centipawns(35).to_string(), "35");
-        assert_eq!(Score::centipawns(-120).to_string(), "-120");
+        assert_eq!(Score::hundredths(35).to_string(), "35");
+        assert_eq!(Score::hundredths(-120).to_string(), "-120");
         assert_eq!(Score::win_in(7).to_string(), "win7");
         assert_eq!(Score::loss_in(6).to_string(), "loss6");
         assert!(Score::win_in(3) > Score::win_in(5));
-        assert!(Score::centipawns(1_000_000) < Score::win_in(900));
+        assert!(Score::hundredths(1_000_000) < Score::win_in(900));
         assert_eq!(-Score::win_in(4), Score::loss_in(4));
     }
 
     #[test]
     fn scores_read_back_what_they_write() {
         for score in
-            [Score::centipawns(35), Score::centipawns(-120), Score::DRAW, Score::win_in(7), Score::loss_in(6)]
+            [Score::hundredths(35), Score::hundredths(-120), Score::DRAW, Score::win_in(7), Score::loss_in(6)]
         {
             assert_eq!(score.to_string().parse(), Ok(score));
         }

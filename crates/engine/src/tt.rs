@@ -8,6 +8,11 @@
 
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
+use checkers_rules::{Move, Square};
+
+use crate::limits::MAX_HASH_MB;
+use crate::score::Score;
+
 /// How a stored score bounds the true score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Bound {
@@ -25,6 +30,50 @@ pub(crate) struct MoveKey {
     pub index: u8,
     pub from: u8,
     pub to: u8,
+}
+
+impl MoveKey {
+    /// The key of `mv`, found at `list_index` in the generator's list.
+    #[inline(always)]
+    pub fn new(mv: &Move, list_index: usize) -> MoveKey {
+        MoveKey { index: list_index as u8, from: bit_index(mv.from()) as u8, to: bit_index(mv.to()) as u8 }
+    }
+
+    /// Whether `mv` starts and ends on this key's squares.
+    #[inline(always)]
+    pub fn matches(self, mv: &Move) -> bool {
+        bit_index(mv.from()) == self.from as usize && bit_index(mv.to()) == self.to as usize
+    }
+}
+
+/// The bit index of a square (rank * 8 + file, a1 = 0), as move keys and the search's tables
+/// count squares.
+#[inline(always)]
+pub(crate) fn bit_index(square: Square) -> usize {
+    (square.rank() * 8 + square.file()) as usize
+}
+
+/// A score as the table stores it: a forced result counted in plies from the node, not from
+/// the root, so that it holds wherever the node is met again.
+pub(crate) fn score_to_tt(score: i32, ply: usize) -> i32 {
+    if score >= Score::DECISIVE {
+        score + ply as i32
+    } else if score <= -Score::DECISIVE {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+/// A stored score as seen from the root, the node being `ply` plies deep.
+pub(crate) fn score_from_tt(score: i32, ply: usize) -> i32 {
+    if score >= Score::DECISIVE {
+        score - ply as i32
+    } else if score <= -Score::DECISIVE {
+        score + ply as i32
+    } else {
+        score
+    }
 }
 
 /// What a probe finds.
@@ -114,9 +163,9 @@ impl Drop for BucketMemory {
 const NO_MOVE: u64 = 0xFF;
 
 impl TranspositionTable {
-    /// A table of about `megabytes` MB (at least one bucket).
+    /// A table of about `megabytes` MB (at least one bucket, at most [`MAX_HASH_MB`] MB).
     pub fn new(megabytes: usize) -> TranspositionTable {
-        let count = (megabytes.clamp(1, 1 << 20) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
+        let count = (megabytes.clamp(1, MAX_HASH_MB) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
         TranspositionTable { buckets: BucketMemory::new(count), generation: AtomicU8::new(0) }
     }
 

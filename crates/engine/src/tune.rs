@@ -20,8 +20,8 @@ use crate::eval::{
 };
 use crate::level::Level;
 use crate::limits::{Limits, StopHandle};
+use crate::mix::splitmix64;
 use crate::score::Score;
-use crate::search::mix;
 
 /// A quiet position and the result of its game for White (1 win, 0.5 draw, 0 loss), with
 /// the score the self-play search gave it (for White, in hundredths of a man; decisive
@@ -73,7 +73,7 @@ pub fn generate(
     let mut engine = Engine::new(EngineOptions { hash_mb: 8, threads: 1 });
     let mut samples = Vec::new();
     for g in 0..games {
-        let mut rng = mix(seed ^ (g as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        let mut rng = splitmix64(seed ^ (g as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
         let mut game = Game::new(variant);
         engine.new_game();
         let random_plies = 2 + rng % 6;
@@ -86,7 +86,7 @@ pub fn generate(
             let mut score = None;
             let mv = if plies < random_plies {
                 let moves = position.legal_moves();
-                rng = mix(rng);
+                rng = splitmix64(rng);
                 moves.as_slice().get((rng % moves.len().max(1) as u64) as usize).copied()
             } else {
                 match player {

@@ -4,9 +4,8 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use checkers_engine::{
-    review_game, Engine, EngineOptions, Level, Limits, MoveReview, SearchInfo, StopHandle,
-};
+use checkers_engine::review::{review_game, MoveReview};
+use checkers_engine::{Engine, EngineOptions, Level, Limits, SearchInfo, StopHandle};
 use checkers_rules::{Color, Game, Move, Position};
 use tokio::sync::Semaphore;
 

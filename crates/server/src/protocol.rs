@@ -584,12 +584,12 @@ pub enum VerdictName {
     Blunder,
 }
 
-impl From<checkers_engine::Verdict> for VerdictName {
-    fn from(verdict: checkers_engine::Verdict) -> VerdictName {
+impl From<checkers_engine::review::Verdict> for VerdictName {
+    fn from(verdict: checkers_engine::review::Verdict) -> VerdictName {
         match verdict {
-            checkers_engine::Verdict::Good => VerdictName::Good,
-            checkers_engine::Verdict::Mistake => VerdictName::Mistake,
-            checkers_engine::Verdict::Blunder => VerdictName::Blunder,
+            checkers_engine::review::Verdict::Good => VerdictName::Good,
+            checkers_engine::review::Verdict::Mistake => VerdictName::Mistake,
+            checkers_engine::review::Verdict::Blunder => VerdictName::Blunder,
         }
     }
 }

@@ -7,7 +7,8 @@ use std::collections::HashMap;
 use std::future::Future;
 use std::sync::{Arc, Mutex};
 
-use checkers_engine::{line_text, score_text, tally, MoveReview};
+use checkers_engine::line_text;
+use checkers_engine::review::{score_text, tally, MoveReview};
 use checkers_rules::{Color, Game, SquareNotation};
 use tokio::sync::{MutexGuard, Semaphore, SemaphorePermit};
 

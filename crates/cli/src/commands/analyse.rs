@@ -6,7 +6,9 @@
 use std::time::Duration;
 
 use anyhow::bail;
-use checkers_engine::{line_text, Engine, EngineOptions, Level, Limits, SearchInfo, StopHandle};
+use checkers_engine::{
+    line_text, Engine, EngineOptions, Level, Limits, SearchInfo, StopHandle, MAX_DEPTH, MAX_THREADS,
+};
 use checkers_rules::SquareNotation;
 
 use crate::common::PositionArgs;
@@ -48,8 +50,8 @@ pub struct Args {
 const MAX_LINES: usize = 64;
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    if args.depth.is_some_and(|d| !(1..=100).contains(&d)) {
-        bail!("--depth must be between 1 and 100");
+    if args.depth.is_some_and(|d| !(1..=MAX_DEPTH).contains(&d)) {
+        bail!("--depth must be between 1 and {MAX_DEPTH}");
     }
     if args.nodes == Some(0) {
         bail!("--nodes must be at least 1");
@@ -58,8 +60,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         bail!("--movetime must be at least 1 (milliseconds)");
     }
     crate::common::check_hash_mb(args.hash)?;
-    if !(1..=256).contains(&args.threads) {
-        bail!("--threads must be between 1 and 256");
+    if !(1..=MAX_THREADS).contains(&args.threads) {
+        bail!("--threads must be between 1 and {MAX_THREADS}");
     }
     if !(1..=MAX_LINES).contains(&args.multipv) {
         bail!("--multipv must be between 1 and {MAX_LINES}");
@@ -68,7 +70,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         None => None,
         Some(n) => match Level::new(n) {
             Some(level) => Some(level),
-            None => bail!("--level must be between 1 and 9, found {n}"),
+            None => bail!("--level must be between {} and {}, found {n}", Level::MIN, Level::MAX),
         },
     };
     let mut history = args.position.positions()?;

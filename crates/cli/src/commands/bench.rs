@@ -4,7 +4,7 @@
 //! one variant's positions (for its speed; the signature is the whole set's).
 
 use anyhow::bail;
-use checkers_engine::{bench, BenchLine, BENCH_DEPTH};
+use checkers_engine::{bench, BenchLine, BENCH_DEPTH, BENCH_MAX_DEPTH};
 use checkers_rules::SquareNotation;
 
 use crate::common::VariantArg;
@@ -20,8 +20,8 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    if !(1..=60).contains(&args.depth) {
-        bail!("--depth must be between 1 and 60");
+    if !(1..=BENCH_MAX_DEPTH).contains(&args.depth) {
+        bail!("--depth must be between 1 and {BENCH_MAX_DEPTH}");
     }
     let mut n = 0;
     let summary = bench(args.depth, args.variant.map(Into::into), &mut |line: &BenchLine| {

@@ -25,7 +25,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use anyhow::{bail, Context};
-use checkers_engine::{DrawAnswer, Engine, EngineOptions, Level, StopHandle, Verdict};
+use checkers_engine::review::{review_game, score_text, tally, Verdict};
+use checkers_engine::{DrawAnswer, Engine, EngineOptions, Level, StopHandle};
 use checkers_rules::{
     Color, Game, Move, MoveTextError, Outcome, PdnGame, PdnResult, Position, SquareNotation, Variant,
     WinReason,
@@ -759,7 +760,7 @@ impl<R: BufRead> Session<R> {
         self.say(&format!("Reviewing {count}…"));
         let start = self.game.start();
         let limits = checkers_engine::Limits::nodes(REVIEW_NODES);
-        let reviews = checkers_engine::review_game(&mut self.engine, &start, moves, &limits, &mut |_| {});
+        let reviews = review_game(&mut self.engine, &start, moves, &limits, &mut |_| {});
         let positions = self.game.positions();
         // Numbered as the record numbers them: a move number for each pair of plies.
         let first = start.variant().first_to_move();
@@ -777,8 +778,8 @@ impl<R: BufRead> Session<R> {
                 "  {number}{dots} {}{mark} ({}): {}; {best} kept {}",
                 self.move_text(before, &review.played),
                 self.name(review.mover),
-                checkers_engine::score_text(review.score),
-                checkers_engine::score_text(review.best_score),
+                score_text(review.score),
+                score_text(review.best_score),
             ));
         }
         let side = |color: Color| {
@@ -787,7 +788,7 @@ impl<R: BufRead> Session<R> {
                 Player::Computer if self.lone_human().is_some() => " (computer)",
                 _ => "",
             };
-            checkers_engine::tally(&reviews, color).describe(&format!("{}{who}", self.name(color)))
+            tally(&reviews, color).describe(&format!("{}{who}", self.name(color)))
         };
         self.say(&format!(
             "Review ({} thousand nodes a position; ? a mistake, ?? a blunder): {}; {}.",

@@ -13,7 +13,8 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use anyhow::{bail, Context};
-use checkers_engine::{review_game, tally, Engine, EngineOptions, Limits, MoveReview};
+use checkers_engine::review::{review_game, tally, MoveReview};
+use checkers_engine::{Engine, EngineOptions, Limits};
 use checkers_rules::{read_pdn_each, PdnGame};
 use indicatif::{ProgressBar, ProgressStyle};
 

@@ -21,7 +21,7 @@ const INPUTS: usize = 256;
 struct Row {
     feats: Vec<u16>,
     target: f32,
-    base: f32, // table eval for mover, centi-men
+    base: f32, // table eval for mover, hundredths of a man
 }
 
 /// The indices of the inputs that are on, as the engine reads them.
@@ -150,7 +150,19 @@ impl Adam {
     }
 }
 
-fn main() {
+/// What the command line asks for.
+struct Args {
+    h1: usize,
+    h2: usize,
+    epochs: usize,
+    scale: f64,
+    out: String,
+    variant: Variant,
+    samples: Vec<Sample>,
+}
+
+/// Reads the command line and the sample files it names (exits with a message on an error).
+fn parse_args() -> Args {
     let args: Vec<String> = std::env::args().collect();
     let number = |i: usize| args.get(i).and_then(|a| a.parse::<f64>().ok());
     let (Some(h1), Some(h2), Some(epochs), Some(scale), Some(out)) =
@@ -159,7 +171,6 @@ fn main() {
         eprintln!("usage: checkers-fit-net H1 H2 EPOCHS SCALE OUT [--variant V] [--results W] FILE...");
         std::process::exit(2);
     };
-    let (h1, h2, epochs) = (h1 as usize, h2 as usize, epochs as usize);
     let mut samples = Vec::new();
     let mut result_weight = 0.0;
     let mut variant = Variant::English;
@@ -187,67 +198,223 @@ fn main() {
         }
         samples.extend(read(variant, arg).into_iter().map(|s| blend_result(s, result_weight, scale)));
     }
+    let (h1, h2, epochs) = (h1 as usize, h2 as usize, epochs as usize);
+    Args { h1, h2, epochs, scale, out: out.clone(), variant, samples }
+}
+
+/// The samples as rows to fit, seen from the side to move, with the fitted tables' scores.
+fn to_rows(samples: &[Sample], weights: &Weights, scale: f64) -> Vec<Row> {
+    samples
+        .iter()
+        .map(|s| {
+            let white = s.position.turn() == Color::White;
+            let res = if white { s.result } else { 1.0 - s.result };
+            let score = s.search.map(|x| if white { x } else { -x });
+            let target = score.map_or(res, |cp| win_probability(cp, scale));
+            Row {
+                feats: features(&s.position),
+                target: target as f32,
+                base: evaluate_with(&s.position, weights) as f32,
+            }
+        })
+        .collect()
+}
+
+/// The mean squared error of the fitted tables' predictions.
+fn table_loss(rows: &[Row], sc: f32) -> f64 {
+    rows.iter().map(|r| (sigmoid(sc * r.base / 100.0) - r.target).powi(2) as f64).sum::<f64>()
+        / rows.len().max(1) as f64
+}
+
+/// The mean squared error of the network's predictions.
+fn net_loss(net: &Net, rows: &[Row], sc: f32) -> f64 {
+    let mut act = Activations::new(net.h1, net.h2);
+    rows.iter()
+        .map(|r| {
+            let o = act.forward(net, r);
+            (sigmoid(sc * (100.0 * o) / 100.0) - r.target).powi(2) as f64
+        })
+        .sum::<f64>()
+        / rows.len().max(1) as f64
+}
+
+/// One sample's activations (before and after clipping) and the loss's derivatives by the
+/// hidden layers' sums.
+struct Activations {
+    a1: Vec<f32>,
+    z1: Vec<f32>,
+    a2: Vec<f32>,
+    z2: Vec<f32>,
+    d1: Vec<f32>,
+    d2: Vec<f32>,
+}
+
+impl Activations {
+    fn new(h1: usize, h2: usize) -> Activations {
+        Activations {
+            a1: vec![0.0; h1],
+            z1: vec![0.0; h1],
+            a2: vec![0.0; h2],
+            z2: vec![0.0; h2],
+            d1: vec![0.0; h1],
+            d2: vec![0.0; h2],
+        }
+    }
+
+    fn forward(&mut self, net: &Net, row: &Row) -> f32 {
+        net.forward(&row.feats, &mut self.a1, &mut self.z1, &mut self.a2, &mut self.z2)
+    }
+}
+
+/// The gradients of a batch, laid out as the network's weights (`w3` ends with `b3`'s).
+struct Gradients {
+    w1: Vec<f32>,
+    b1: Vec<f32>,
+    w2: Vec<f32>,
+    b2: Vec<f32>,
+    w3: Vec<f32>,
+}
+
+impl Gradients {
+    fn new(net: &Net) -> Gradients {
+        Gradients {
+            w1: vec![0.0; net.w1.len()],
+            b1: vec![0.0; net.h1],
+            w2: vec![0.0; net.w2.len()],
+            b2: vec![0.0; net.h2],
+            w3: vec![0.0; net.h2 + 1],
+        }
+    }
+
+    fn all(&mut self) -> impl Iterator<Item = &mut f32> {
+        self.w1
+            .iter_mut()
+            .chain(self.b1.iter_mut())
+            .chain(self.w2.iter_mut())
+            .chain(self.b2.iter_mut())
+            .chain(self.w3.iter_mut())
+    }
+}
+
+/// Adds one row's gradient to `g` (backpropagation); returns its squared error.
+fn backpropagate(net: &Net, r: &Row, sc: f32, act: &mut Activations, g: &mut Gradients) -> f32 {
+    let (h1, h2) = (net.h1, net.h2);
+    let o = act.forward(net, r);
+    let Activations { a1, z1, a2, z2, d1, d2 } = act;
+    // The output in hundredths of a man, on the curve of the scale as the engine's scores are.
+    let p = sigmoid(sc * (100.0 * o) / 100.0);
+    let e = p - r.target;
+    // d loss / d o
+    let d_o = 2.0 * e * p * (1.0 - p) * sc;
+    for k in 0..h2 {
+        g.w3[k] += d_o * a2[k];
+        d2[k] = if z2[k] > 0.0 && z2[k] < 1.0 { d_o * net.w3[k] } else { 0.0 };
+    }
+    g.w3[h2] += d_o;
+    for (g, d) in g.b2.iter_mut().zip(d2.iter()) {
+        *g += d;
+    }
+    for j in 0..h1 {
+        let row = &net.w2[j * h2..(j + 1) * h2];
+        let mut s = 0.0;
+        for k in 0..h2 {
+            s += row[k] * d2[k];
+        }
+        d1[j] = if z1[j] > 0.0 && z1[j] < 1.0 { s } else { 0.0 };
+        if a1[j] != 0.0 {
+            let grow = &mut g.w2[j * h2..(j + 1) * h2];
+            for k in 0..h2 {
+                grow[k] += a1[j] * d2[k];
+            }
+        }
+    }
+    for (g, d) in g.b1.iter_mut().zip(d1.iter()) {
+        *g += d;
+    }
+    for &i in &r.feats {
+        let grow = &mut g.w1[i as usize * h1..(i as usize + 1) * h1];
+        for (g, d) in grow.iter_mut().zip(d1.iter()) {
+            *g += d;
+        }
+    }
+    e * e
+}
+
+/// One Adam optimiser for each of the network's weight vectors.
+struct Optimiser {
+    w1: Adam,
+    b1: Adam,
+    w2: Adam,
+    b2: Adam,
+    w3: Adam,
+    /// Steps taken.
+    t: i32,
+}
+
+impl Optimiser {
+    fn new(net: &Net) -> Optimiser {
+        Optimiser {
+            w1: Adam::new(net.w1.len()),
+            b1: Adam::new(net.h1),
+            w2: Adam::new(net.w2.len()),
+            b2: Adam::new(net.h2),
+            w3: Adam::new(net.h2 + 1),
+            t: 0,
+        }
+    }
+
+    fn step(&mut self, net: &mut Net, g: &Gradients, lr: f32) {
+        self.t += 1;
+        let t = self.t;
+        self.w1.step(&mut net.w1, &g.w1, lr, t);
+        self.b1.step(&mut net.b1, &g.b1, lr, t);
+        self.w2.step(&mut net.w2, &g.w2, lr, t);
+        self.b2.step(&mut net.b2, &g.b2, lr, t);
+        let mut w3b = net.w3.clone();
+        w3b.push(net.b3);
+        self.w3.step(&mut w3b, &g.w3, lr, t);
+        net.b3 = w3b[net.h2];
+        w3b.truncate(net.h2);
+        net.w3 = w3b;
+    }
+}
+
+/// One pass over the shuffled rows in batches of 1024; returns the sum of the squared errors.
+fn train_epoch(net: &mut Net, train: &[Row], sc: f32, lr: f32, optimiser: &mut Optimiser) -> f64 {
+    let mut act = Activations::new(net.h1, net.h2);
+    let mut grads = Gradients::new(net);
+    let mut total = 0.0f64;
+    for chunk in train.chunks(1024) {
+        grads.all().for_each(|g| *g = 0.0);
+        for r in chunk {
+            total += backpropagate(net, r, sc, &mut act, &mut grads) as f64;
+        }
+        let n = chunk.len() as f32;
+        grads.all().for_each(|g| *g /= n);
+        optimiser.step(net, &grads, lr);
+    }
+    total
+}
+
+fn main() {
+    let Args { h1, h2, epochs, scale, out, variant, samples } = parse_args();
     let (train_s, held_s) = split_held_out(samples);
     let weights = *Weights::of(variant);
     let sc = scale as f32;
-    let to_rows = |v: &[Sample]| -> Vec<Row> {
-        v.iter()
-            .map(|s| {
-                let white = s.position.turn() == Color::White;
-                let res = if white { s.result } else { 1.0 - s.result };
-                let score = s.search.map(|x| if white { x } else { -x });
-                let target = score.map_or(res, |cp| win_probability(cp, scale));
-                Row {
-                    feats: features(&s.position),
-                    target: target as f32,
-                    base: evaluate_with(&s.position, &weights) as f32,
-                }
-            })
-            .collect()
-    };
-    let mut train = to_rows(&train_s);
-    let held = to_rows(&held_s);
-    let base_loss = |rows: &[Row]| {
-        rows.iter().map(|r| (sigmoid(sc * r.base / 100.0) - r.target).powi(2) as f64).sum::<f64>()
-            / rows.len().max(1) as f64
-    };
+    let mut train = to_rows(&train_s, &weights, scale);
+    let held = to_rows(&held_s, &weights, scale);
     eprintln!(
         "{} train {} held scale {scale:.3}; tables: train {:.6} held {:.6}",
         train.len(),
         held.len(),
-        base_loss(&train),
-        base_loss(&held)
+        table_loss(&train, sc),
+        table_loss(&held, sc)
     );
     let mut rng = Rng(0x9E3779B97F4A7C15);
     let mut net = Net::new(h1, h2, &mut rng);
-
     eprintln!("params {}", net.params());
-    let mut opt1 = Adam::new(net.w1.len());
-    let mut optb1 = Adam::new(h1);
-    let mut opt2 = Adam::new(net.w2.len());
-    let mut optb2 = Adam::new(h2);
-    let mut opt3 = Adam::new(h2 + 1);
-    let (mut a1, mut z1, mut a2, mut z2) = (vec![0.0; h1], vec![0.0; h1], vec![0.0; h2], vec![0.0; h2]);
-    let mut g1 = vec![0.0f32; net.w1.len()];
-    let mut gb1 = vec![0.0f32; h1];
-    let mut g2 = vec![0.0f32; net.w2.len()];
-    let mut gb2 = vec![0.0f32; h2];
-    let mut g3 = vec![0.0f32; h2 + 1];
-    let mut d1 = vec![0.0f32; h1];
-    let mut d2 = vec![0.0f32; h2];
-    let batch = 1024;
-    let mut t = 0;
-    let eval_loss = |net: &Net, rows: &[Row]| {
-        let (mut a1, mut z1, mut a2, mut z2) = (vec![0.0; h1], vec![0.0; h1], vec![0.0; h2], vec![0.0; h2]);
-        rows.iter()
-            .map(|r| {
-                let o = net.forward(&r.feats, &mut a1, &mut z1, &mut a2, &mut z2);
-                (sigmoid(sc * (100.0 * o) / 100.0) - r.target).powi(2) as f64
-            })
-            .sum::<f64>()
-            / rows.len().max(1) as f64
-    };
-    eprintln!("start: held {:.6}", eval_loss(&net, &held));
+    let mut optimiser = Optimiser::new(&net);
+    eprintln!("start: held {:.6}", net_loss(&net, &held, sc));
     for epoch in 0..epochs {
         // shuffle
         for i in (1..train.len()).rev() {
@@ -255,77 +422,13 @@ fn main() {
             train.swap(i, j);
         }
         let lr = if epoch < epochs * 2 / 3 { 1e-3 } else { 3e-4 };
-        let mut tl = 0.0f64;
-        for chunk in train.chunks(batch) {
-            g1.iter_mut().for_each(|g| *g = 0.0);
-            gb1.iter_mut().for_each(|g| *g = 0.0);
-            g2.iter_mut().for_each(|g| *g = 0.0);
-            gb2.iter_mut().for_each(|g| *g = 0.0);
-            g3.iter_mut().for_each(|g| *g = 0.0);
-            for r in chunk {
-                let o = net.forward(&r.feats, &mut a1, &mut z1, &mut a2, &mut z2);
-                // The output in centi-men, on the curve of the scale as the engine's scores are.
-                let p = sigmoid(sc * (100.0 * o) / 100.0);
-                let e = p - r.target;
-                tl += (e * e) as f64;
-                // d loss / d o
-                let d_o = 2.0 * e * p * (1.0 - p) * sc;
-                for k in 0..h2 {
-                    g3[k] += d_o * a2[k];
-                    d2[k] = if z2[k] > 0.0 && z2[k] < 1.0 { d_o * net.w3[k] } else { 0.0 };
-                }
-                g3[h2] += d_o;
-                for (g, d) in gb2.iter_mut().zip(&d2) {
-                    *g += d;
-                }
-                for j in 0..h1 {
-                    let row = &net.w2[j * h2..(j + 1) * h2];
-                    let mut s = 0.0;
-                    for k in 0..h2 {
-                        s += row[k] * d2[k];
-                    }
-                    d1[j] = if z1[j] > 0.0 && z1[j] < 1.0 { s } else { 0.0 };
-                    if a1[j] != 0.0 {
-                        let grow = &mut g2[j * h2..(j + 1) * h2];
-                        for k in 0..h2 {
-                            grow[k] += a1[j] * d2[k];
-                        }
-                    }
-                }
-                for (g, d) in gb1.iter_mut().zip(&d1) {
-                    *g += d;
-                }
-                for &i in &r.feats {
-                    let grow = &mut g1[i as usize * h1..(i as usize + 1) * h1];
-                    for (g, d) in grow.iter_mut().zip(&d1) {
-                        *g += d;
-                    }
-                }
-            }
-            let n = chunk.len() as f32;
-            for g in g1
-                .iter_mut()
-                .chain(gb1.iter_mut())
-                .chain(g2.iter_mut())
-                .chain(gb2.iter_mut())
-                .chain(g3.iter_mut())
-            {
-                *g /= n;
-            }
-            t += 1;
-            opt1.step(&mut net.w1, &g1, lr, t);
-            optb1.step(&mut net.b1, &gb1, lr, t);
-            opt2.step(&mut net.w2, &g2, lr, t);
-            optb2.step(&mut net.b2, &gb2, lr, t);
-            let mut w3b = net.w3.clone();
-            w3b.push(net.b3);
-            opt3.step(&mut w3b, &g3, lr, t);
-            net.b3 = w3b[h2];
-            w3b.truncate(h2);
-            net.w3 = w3b;
-        }
-        eprintln!("epoch {epoch}: train {:.6} held {:.6}", tl / train.len() as f64, eval_loss(&net, &held));
-        write_net(out, &net);
+        let tl = train_epoch(&mut net, &train, sc, lr, &mut optimiser);
+        eprintln!(
+            "epoch {epoch}: train {:.6} held {:.6}",
+            tl / train.len() as f64,
+            net_loss(&net, &held, sc)
+        );
+        write_net(&out, &net);
     }
 }
 

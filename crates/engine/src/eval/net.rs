@@ -103,6 +103,7 @@ pub fn net(variant: Variant) -> &'static Net {
 /// the side to move, the board turned for Black: its men, its kings, the opponent's men, the
 /// opponent's kings. Input `64 * board + square` is on when the square's bit is set. The
 /// trainer (`checkers-fit-net`) reads positions through this too.
+#[cfg(any(test, feature = "tune"))]
 #[inline(always)]
 pub fn network_inputs(p: &Position) -> [u64; 4] {
     let w = p.pieces(Color::White).bits();
@@ -201,7 +202,7 @@ impl Net {
         for ((&sum, &bias), &weight) in sums.iter().zip(&self.b2).zip(&self.w3) {
             out += ((sum + bias) >> 6).clamp(0, Q1 as i32) * weight;
         }
-        // Men to centi-men.
+        // Men to hundredths of a man.
         (out as i64 * 100 / (Q1 * Q3) as i64) as i32
     }
 

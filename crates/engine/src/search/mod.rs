@@ -7,22 +7,32 @@
 //! One [`Searcher`] runs in each thread; Lazy SMP threads share only the transposition table
 //! and the stop flags.
 
+mod draw;
+mod eval_cache;
+mod ordering;
+mod picker;
+mod thread_data;
+mod time;
+
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use checkers_endgame::{Database, Value};
-use checkers_rules::{is_drawn_king_against_king, Color, Move, MoveList, Position, Square, Variant};
+use checkers_rules::{Color, Move, Position, Variant};
 
 use crate::endgame;
-use crate::eval::{evaluate, evaluate_tables};
-use crate::limits::Limits;
+use crate::limits::{Limits, MAX_DEPTH};
+use crate::mix::splitmix64;
 use crate::score::Score;
-use crate::tt::{Bound, MoveKey, TranspositionTable};
+use crate::tt::{score_from_tt, score_to_tt, Bound, MoveKey, TranspositionTable};
+use draw::PathEntry;
+use ordering::{from_to, generated_index, FromTo};
+use picker::MovePicker;
+pub(crate) use thread_data::ThreadData;
+use time::TimePlan;
 
 /// Deepest ply the search reaches (iterations plus extensions plus capture sequences).
 pub(crate) const MAX_PLY: usize = 128;
-/// Deepest iteration.
-pub(crate) const MAX_DEPTH: u32 = 100;
 /// Futility margin per ply of remaining depth.
 const FUTILITY_MARGIN: i32 = 60;
 /// Truncation: a quiet node whose evaluation lies this far outside the window (hundredths of
@@ -38,7 +48,6 @@ const TT_MIN_DEPTH: i32 = 2;
 /// Shallowest depth at which a node looks its children up in the table before searching them.
 const ETC_MIN_DEPTH: i32 = 4;
 const INFINITY: i32 = Score::WIN + 1;
-const WIN_BOUND: i32 = Score::WIN - Score::MAX_PLIES_TO_END;
 /// The score of a win the endgame database knows (less the ply, plus the evaluation).
 const DATABASE_WIN: i32 = 10_000;
 
@@ -74,61 +83,6 @@ impl Default for SearchConfig {
     }
 }
 
-/// What the search keeps for one ply of the path: one record, so a node's data sits together
-/// in memory and is reached by one index.
-struct PlyData {
-    moves: MoveList,
-    /// Move-ordering keys (see [`ORDER_INDEX_BITS`]), best first once sorted.
-    order: Vec<i64>,
-    /// The children's hash keys by generator index, when the node computed them to prefetch.
-    child_keys: Vec<u64>,
-    killers: [KillerKey; 2],
-    /// The [`from_to`] of the move being searched from this node (its children's previous move).
-    played: KillerKey,
-    pv: Vec<Move>,
-}
-
-/// Per-thread tables kept from one search to the next (cleared for a new game).
-pub(crate) struct ThreadData {
-    /// A fixed-size array: the search never goes past `MAX_PLY`, so indexing it needs no
-    /// length loaded and most bounds checks fold away.
-    plies: Box<[PlyData; MAX_PLY + 1]>,
-    /// Quiet-move history by [`from_to`].
-    history: Vec<i32>,
-    /// The quiet move that last refuted each previous move, by the previous move's [`from_to`]
-    /// (English only).
-    counters: Vec<KillerKey>,
-    /// Recent evaluations by position, see [`EvalCache`].
-    eval_cache: EvalCache,
-    /// Scratch space for sorting a node's move keys.
-    sorted: Vec<i64>,
-}
-
-impl ThreadData {
-    pub fn new() -> ThreadData {
-        let ply = || PlyData {
-            moves: MoveList::new(),
-            order: Vec::with_capacity(64),
-            child_keys: Vec::with_capacity(64),
-            killers: [NO_KILLER; 2],
-            played: NO_KILLER,
-            pv: Vec::with_capacity(MAX_PLY),
-        };
-        ThreadData {
-            plies: Box::new(std::array::from_fn(|_| ply())),
-            history: vec![0; 64 * 64],
-            counters: vec![NO_KILLER; 64 * 64],
-            eval_cache: EvalCache::new(),
-            sorted: Vec::with_capacity(64),
-        }
-    }
-    pub fn clear(&mut self) {
-        self.plies.iter_mut().for_each(|p| p.killers = [NO_KILLER; 2]);
-        self.history.iter_mut().for_each(|h| *h = 0);
-        self.counters.iter_mut().for_each(|c| *c = NO_KILLER);
-    }
-}
-
 /// What the threads of one search share.
 pub(crate) struct Shared<'a> {
     pub tt: &'a TranspositionTable,
@@ -152,79 +106,6 @@ pub(crate) struct Iteration {
     pub pv: Vec<Move>,
 }
 
-/// Bit index of a square, for tables.
-#[inline(always)]
-pub(crate) fn index(square: Square) -> usize {
-    (square.rank() * 8 + square.file()) as usize
-}
-
-#[inline(always)]
-fn move_key(mv: &Move, list_index: usize) -> MoveKey {
-    MoveKey { index: list_index as u8, from: index(mv.from()) as u8, to: index(mv.to()) as u8 }
-}
-
-/// A killer move (always a quiet move: no capture, no crowning) by its start and end bit
-/// indices; comparing two bytes is cheaper than comparing whole moves on every node.
-type KillerKey = u16;
-const NO_KILLER: KillerKey = u16::MAX;
-
-/// A move's start and end bit indices in twelve bits: the index of history and killers.
-#[inline(always)]
-fn from_to(mv: &Move) -> usize {
-    index(mv.from()) | index(mv.to()) << 6
-}
-
-#[inline(always)]
-fn killer_key(mv: &Move) -> Option<KillerKey> {
-    (!mv.is_capture() && !mv.crowns()).then(|| from_to(mv) as KillerKey)
-}
-
-/// An ordering key is a move's priority shifted left by this, plus the move's index in the
-/// generator's list (so keys are unique and name their move; no list comes near 2^16 moves).
-const ORDER_INDEX_BITS: u32 = 16;
-
-#[inline(always)]
-fn generated_index(order_key: i64) -> usize {
-    (order_key & ((1 << ORDER_INDEX_BITS) - 1)) as usize
-}
-
-/// Move-ordering priorities. History scores stay far below the killers'.
-const HASH_MOVE_PRIORITY: i64 = 1 << 30;
-const CAPTURE_PRIORITY: i64 = 1 << 20;
-const CROWNING_PRIORITY: i64 = 1 << 19;
-const KILLER_PRIORITY: i64 = 1 << 18;
-/// The counter move: after the killers, above any history value (those stay within ±16,384).
-const COUNTER_PRIORITY: i64 = 1 << 17;
-
-/// splitmix64: a cheap, well-mixed hash for noise and seeds.
-#[inline]
-pub(crate) fn mix(mut x: u64) -> u64 {
-    x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
-}
-
-/// Scores stored in the table are relative to the node, not the root.
-fn to_tt(score: i32, ply: usize) -> i32 {
-    if score >= WIN_BOUND {
-        score + ply as i32
-    } else if score <= -WIN_BOUND {
-        score - ply as i32
-    } else {
-        score
-    }
-}
-fn from_tt(score: i32, ply: usize) -> i32 {
-    if score >= WIN_BOUND {
-        score - ply as i32
-    } else if score <= -WIN_BOUND {
-        score + ply as i32
-    } else {
-        score
-    }
-}
-
 /// Late move reductions by depth and move number (both capped at 63).
 fn reduction(depth: i32, move_number: usize) -> i32 {
     static TABLE: std::sync::OnceLock<Vec<[i8; 64]>> = std::sync::OnceLock::new();
@@ -241,6 +122,7 @@ fn reduction(depth: i32, move_number: usize) -> i32 {
     i32::from(table[depth.clamp(0, 63) as usize][move_number.min(63)])
 }
 
+/// One search thread's search.
 pub(crate) struct Searcher<'a> {
     shared: &'a Shared<'a>,
     data: &'a mut ThreadData,
@@ -282,7 +164,7 @@ impl<'a> Searcher<'a> {
         history: &[Position],
     ) -> Searcher<'a> {
         let variant = root.variant();
-        let path = game_path(root, history);
+        let path = draw::game_path(root, history);
         let endgame = (!config.no_endgame_database).then(|| endgame::database(variant));
         let endgame_wins =
             endgame::wins_hold(variant) && endgame.is_some_and(|db| piece_count(root) > db.max_pieces());
@@ -297,11 +179,7 @@ impl<'a> Searcher<'a> {
             hard_deadline: None,
             aborted: false,
             path,
-            // English: the 40-move rule; Russian: 15 moves of kings alone without a capture.
-            quiet_ply_limit: match variant {
-                Variant::English => 80,
-                Variant::Russian => 30,
-            },
+            quiet_ply_limit: draw::quiet_ply_limit(variant),
             variant,
             seldepth: 0,
             root_best: None,
@@ -382,7 +260,7 @@ impl<'a> Searcher<'a> {
                     }
                 }
                 // A proven result needs no deeper search.
-                if score.abs() >= WIN_BOUND && (Score::WIN - score.abs()) < depth as i32 {
+                if score.abs() >= Score::DECISIVE && (Score::WIN - score.abs()) < depth as i32 {
                     break;
                 }
             }
@@ -423,7 +301,7 @@ impl<'a> Searcher<'a> {
     }
 
     fn aspiration(&mut self, root: &Position, depth: i32, previous: Option<i32>) -> i32 {
-        let Some(prev) = previous.filter(|p| depth >= 5 && p.abs() < WIN_BOUND) else {
+        let Some(prev) = previous.filter(|p| depth >= 5 && p.abs() < Score::DECISIVE) else {
             return self.negamax(root, depth, -INFINITY, INFINITY, 0, true);
         };
         let mut delta = 25;
@@ -480,8 +358,8 @@ impl<'a> Searcher<'a> {
             return score;
         }
         let width = 2 * self.config.eval_noise as u64 + 1;
-        let noise =
-            (mix(position.hash_key() ^ self.config.noise_seed) % width) as i32 - self.config.eval_noise;
+        let noise = (splitmix64(position.hash_key() ^ self.config.noise_seed) % width) as i32
+            - self.config.eval_noise;
         score + noise
     }
 
@@ -512,49 +390,6 @@ impl<'a> Searcher<'a> {
         let known = DATABASE_WIN - ply as i32;
         let sign = if value == Value::Win { 1 } else { -1 };
         Some(sign * known + self.evaluate(position).clamp(-1_000, 1_000))
-    }
-
-    /// Draw by repetition (twice within reach counts), by the move-count rules, or by the
-    /// Russian lone king against a lone king that neither side can catch.
-    #[inline]
-    fn is_draw(&self, position: &Position) -> bool {
-        let last = self.path.len() - 1;
-        let quiet = self.path[last].quiet_plies;
-        if quiet >= self.quiet_ply_limit {
-            return true;
-        }
-        if quiet >= 4 {
-            let key = self.path[last].key;
-            let mut i = last - 4;
-            let oldest = last - quiet as usize;
-            loop {
-                if self.path[i].key == key {
-                    return true;
-                }
-                if i < oldest + 2 {
-                    break;
-                }
-                i -= 2;
-            }
-        }
-        // A lone king against a lone king is drawn only when neither can force a capture.
-        self.variant == Variant::Russian && is_drawn_king_against_king(position)
-    }
-
-    /// Enters the child that `mv` leads to, whose hash key is `key`, on the path.
-    #[inline]
-    fn push(&mut self, position: &Position, mv: &Move, key: u64) {
-        let quiet_plies = if mv.is_capture() || position.men_of(position.turn()).contains(mv.from()) {
-            0
-        } else {
-            self.path[self.path.len() - 1].quiet_plies + 1
-        };
-        self.path.push(PathEntry { key, quiet_plies });
-    }
-
-    #[inline]
-    fn pop(&mut self) {
-        self.path.pop();
     }
 
     /// Searches a child: at the horizon straight into the capture search, saving the call
@@ -622,7 +457,7 @@ impl<'a> Searcher<'a> {
         if let Some(entry) = if use_table { self.shared.tt.probe(key) } else { None } {
             hash_move = entry.best;
             if !pv_node && entry.depth >= depth {
-                let score = from_tt(entry.score, ply);
+                let score = score_from_tt(entry.score, ply);
                 let cut = match entry.bound {
                     Bound::Exact => true,
                     Bound::Lower => score >= beta,
@@ -651,41 +486,19 @@ impl<'a> Searcher<'a> {
         let extension = i32::from(n == 1 && (1..MAX_PLY / 2).contains(&ply));
         let keys_known = depth > TT_MIN_DEPTH;
         if keys_known {
-            // The children will probe the table: start fetching their entries now, so the
-            // memory latency overlaps the ordering and the earlier siblings' searches. Their
-            // keys are kept for entering them on the path.
-            let here = &mut self.data.plies[ply];
-            let tt = self.shared.tt;
-            here.child_keys.clear();
-            here.child_keys.extend(here.moves.iter().map(|mv| {
-                let key = position.play_unchecked(mv).hash_key();
-                tt.prefetch(key);
-                key
-            }));
+            self.prefetch_children(position, ply);
         }
         self.order_moves(hash_move, ply);
-        // Enhanced transposition cutoff: a child the table already knows to be bad enough for
-        // the opponent (at its full depth) refutes this node before any child is searched;
-        // transpositions are common in checkers, where men only move forwards.
         if keys_known && !pv_node && depth >= ETC_MIN_DEPTH {
-            let child_depth = depth - 1 + extension;
-            let here = &self.data.plies[ply];
-            for (generated, &child_key) in here.child_keys.iter().enumerate() {
-                if let Some(entry) = self.shared.tt.probe(child_key) {
-                    let score = -from_tt(entry.score, ply + 1);
-                    if entry.depth >= child_depth && entry.bound != Bound::Lower && score >= beta {
-                        let best = move_key(&here.moves[generated], generated);
-                        self.shared.tt.store(key, to_tt(score, ply), depth, Bound::Lower, Some(best));
-                        return score;
-                    }
-                }
+            if let Some(score) = self.transposition_cutoff(key, depth, depth - 1 + extension, beta, ply) {
+                return score;
             }
         }
 
         let quiet_node = !self.data.plies[ply].moves[0].is_capture();
         // The static evaluation, once: truncation and futility both ask for it.
         let mut static_eval: Option<i32> = None;
-        let depth = if !pv_node && quiet_node && depth >= 3 && ply > 0 && alpha.abs() < WIN_BOUND {
+        let depth = if !pv_node && quiet_node && depth >= 3 && ply > 0 && alpha.abs() < Score::DECISIVE {
             depth - self.truncation(position, alpha, depth, &mut static_eval)
         } else {
             depth
@@ -695,53 +508,13 @@ impl<'a> Searcher<'a> {
         let mut best_index = usize::MAX;
         // Near the horizon, in a quiet position far below alpha, quiet moves are unlikely to
         // help: they are pruned (futility), and late ones are not tried at all.
-        let prune = !pv_node && quiet_node && depth <= 3 && alpha.abs() < WIN_BOUND;
-        // Whether the position is futile matters only once the first move has failed to cut,
-        // which most of these nodes never reach: its evaluation waits until then.
+        let prune = !pv_node && quiet_node && depth <= 3 && alpha.abs() < Score::DECISIVE;
         let mut futile = false;
         let late_move_limit = if prune { 3 + (depth * depth) as usize } else { usize::MAX };
-        for i in 0..n {
-            if i == 1 && prune {
-                let eval = *static_eval.get_or_insert_with(|| self.evaluate(position));
-                futile = eval + FUTILITY_MARGIN * depth <= original_alpha;
-            }
-            // Bring the best remaining move's key to position i, by picking it or, once the
-            // first move failed to cut, by sorting the rest once (the moves stay in the
-            // generator's order; a key ends with its move's index there).
-            let order_key = {
-                let order = &mut self.data.plies[ply].order[..n];
-                if i == 0 || futile {
-                    // Most nodes end after one move, pruned ones after a few: pick the best
-                    // remaining key, in one scan by selections (where it is, the branch
-                    // predictor cannot guess; keys are unique).
-                    let rest = &mut order[i..];
-                    let (mut best, mut pick) = (rest[0], 0);
-                    for (j, &k) in rest.iter().enumerate().skip(1) {
-                        let better = k > best;
-                        best = if better { k } else { best };
-                        pick = if better { j } else { pick };
-                    }
-                    rest.swap(0, pick);
-                } else if i == 1 {
-                    // The first move did not cut: this node will likely try them all. Each
-                    // key's place is the number of keys above it (keys are unique): more
-                    // comparisons than a sort makes, but none that branches.
-                    let rest = &order[1..];
-                    let sorted = &mut self.data.sorted;
-                    sorted.clear();
-                    sorted.resize(rest.len(), 0);
-                    for &key in rest {
-                        let place = rest.iter().fold(0, |above, &other| above + usize::from(other > key));
-                        sorted[place] = key;
-                    }
-                    self.data.plies[ply].order[1..n].copy_from_slice(&self.data.sorted);
-                }
-                self.data.plies[ply].order[i]
-            };
-            let generated = generated_index(order_key);
+        let mut picker = MovePicker::new();
+        while let Some(pick) = picker.next(&mut self.data.plies[ply].order, &mut self.data.sort_scratch) {
+            let (i, generated, is_killer) = (pick.number, pick.generated, pick.is_killer);
             let mv = self.data.plies[ply].moves[generated];
-            let priority = order_key >> ORDER_INDEX_BITS;
-            let is_killer = priority == KILLER_PRIORITY || priority == KILLER_PRIORITY + 1;
             // One branch for the whole test (`&`, not `&&`): its parts are cheap, and their
             // outcomes are what the predictor cannot guess.
             if (i > 0) & !mv.crowns() & !is_killer & (futile | (i >= late_move_limit)) {
@@ -750,7 +523,7 @@ impl<'a> Searcher<'a> {
                 break;
             }
             let child = position.play_unchecked(&mv);
-            self.data.plies[ply].played = from_to(&mv) as KillerKey;
+            self.data.plies[ply].played = from_to(&mv) as FromTo;
             let new_depth = depth - 1 + extension;
             // A child at the horizon goes straight to the capture search, which never looks
             // at the path (no draw or table checks there): leave it off.
@@ -793,11 +566,7 @@ impl<'a> Searcher<'a> {
                 if score > alpha {
                     alpha = score;
                     if pv_node {
-                        let (head, tail) = self.data.plies.split_at_mut(ply + 1);
-                        let line = &mut head[ply].pv;
-                        line.clear();
-                        line.push(mv);
-                        line.extend_from_slice(&tail[0].pv);
+                        self.update_pv(ply, mv);
                     }
                     if ply == 0 {
                         self.root_best = Some((mv, score));
@@ -808,6 +577,16 @@ impl<'a> Searcher<'a> {
                         }
                         break;
                     }
+                }
+            }
+            if i == 0 && prune && n > 1 {
+                // The first move did not cut: is the node futile? (Most of these nodes never
+                // get here, so its evaluation waits until now.) If so, only its killers and
+                // crowning moves are tried.
+                let eval = *static_eval.get_or_insert_with(|| self.evaluate(position));
+                futile = eval + FUTILITY_MARGIN * depth <= original_alpha;
+                if futile {
+                    picker.pick_one_at_a_time();
                 }
             }
         }
@@ -822,13 +601,65 @@ impl<'a> Searcher<'a> {
         let best_key = (bound != Bound::Upper).then(|| {
             let here = &self.data.plies[ply];
             let generated = generated_index(here.order[best_index]);
-            move_key(&here.moves[generated], generated)
+            MoveKey::new(&here.moves[generated], generated)
         });
         // A root searched without its best moves is not the root's value.
         if use_table && (ply > 0 || self.root_skip.is_empty()) {
-            self.shared.tt.store(key, to_tt(best_score, ply), depth, bound, best_key);
+            self.shared.tt.store(key, score_to_tt(best_score, ply), depth, bound, best_key);
         }
         best_score
+    }
+
+    /// The children will probe the table: starts fetching their entries now, so that the
+    /// memory latency overlaps the ordering and the earlier siblings' searches. Their keys are
+    /// kept for entering them on the path.
+    #[inline(always)]
+    fn prefetch_children(&mut self, position: &Position, ply: usize) {
+        let here = &mut self.data.plies[ply];
+        let tt = self.shared.tt;
+        here.child_keys.clear();
+        here.child_keys.extend(here.moves.iter().map(|mv| {
+            let key = position.play_unchecked(mv).hash_key();
+            tt.prefetch(key);
+            key
+        }));
+    }
+
+    /// Enhanced transposition cutoff: a child the table already knows to be bad enough for
+    /// the opponent (at its full depth, `child_depth`) refutes this node, whose key is `key`,
+    /// before any child is searched; transpositions are common in checkers, where men only
+    /// move forwards. Needs the children's keys ([`Searcher::prefetch_children`]).
+    #[inline(always)]
+    fn transposition_cutoff(
+        &mut self,
+        key: u64,
+        depth: i32,
+        child_depth: i32,
+        beta: i32,
+        ply: usize,
+    ) -> Option<i32> {
+        let here = &self.data.plies[ply];
+        for (generated, &child_key) in here.child_keys.iter().enumerate() {
+            if let Some(entry) = self.shared.tt.probe(child_key) {
+                let score = -score_from_tt(entry.score, ply + 1);
+                if entry.depth >= child_depth && entry.bound != Bound::Lower && score >= beta {
+                    let best = MoveKey::new(&here.moves[generated], generated);
+                    self.shared.tt.store(key, score_to_tt(score, ply), depth, Bound::Lower, Some(best));
+                    return Some(score);
+                }
+            }
+        }
+        None
+    }
+
+    /// A move raised alpha at a PV node: the node's line becomes the move and its child's line.
+    #[inline(always)]
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        let (head, tail) = self.data.plies.split_at_mut(ply + 1);
+        let line = &mut head[ply].pv;
+        line.clear();
+        line.push(mv);
+        line.extend_from_slice(&tail[0].pv);
     }
 
     /// How many plies shallower to search a quiet node whose evaluation lies far outside the
@@ -909,201 +740,6 @@ impl<'a> Searcher<'a> {
         best
     }
 
-    fn order_moves(&mut self, hash_move: Option<MoveKey>, ply: usize) {
-        // The quiet move that last refuted the opponent's move just played, anywhere in the
-        // tree (the counter-move heuristic). English only: in Russian it measured no gain.
-        let counter = self.previous_move(ply).map_or(NO_KILLER, |previous| self.data.counters[previous]);
-        let here = &mut self.data.plies[ply];
-        let list = &here.moves;
-        let order = &mut here.order;
-        order.clear();
-        let killers = here.killers;
-        let hash_index = hash_move.and_then(|h| {
-            let i = h.index as usize;
-            let fits = |m: &Move| index(m.from()) == h.from as usize && index(m.to()) == h.to as usize;
-            if i < list.len() && fits(&list[i]) {
-                Some(i)
-            } else {
-                list.iter().position(fits)
-            }
-        });
-        let history = &self.data.history;
-        // Captures are compulsory, so a node's moves are all captures or all quiet: one test
-        // for the whole list instead of one a move.
-        if list.as_slice().first().is_some_and(Move::is_capture) {
-            order.extend(list.iter().enumerate().map(|(i, mv)| {
-                let priority =
-                    CAPTURE_PRIORITY + 1000 * i64::from(mv.captured().len()) + 100 * i64::from(mv.crowns());
-                (priority << ORDER_INDEX_BITS) | i as i64
-            }));
-        } else {
-            // Selections rather than branches: which move is a killer is what the branch
-            // predictor cannot guess.
-            order.extend(list.iter().enumerate().map(|(i, mv)| {
-                let key = from_to(mv);
-                let mut priority = i64::from(history[key]);
-                priority = if key == usize::from(counter) { COUNTER_PRIORITY } else { priority };
-                priority = if key == usize::from(killers[1]) { KILLER_PRIORITY } else { priority };
-                priority = if key == usize::from(killers[0]) { KILLER_PRIORITY + 1 } else { priority };
-                priority = if mv.crowns() { CROWNING_PRIORITY } else { priority };
-                (priority << ORDER_INDEX_BITS) | i as i64
-            }));
-        }
-        if let Some(i) = hash_index {
-            order[i] = (HASH_MOVE_PRIORITY << ORDER_INDEX_BITS) | i as i64;
-        }
-    }
-
-    /// The [`from_to`] of the move that led to this node, for its counter move: none at the
-    /// root, in Russian, or below a parent that has recorded no move yet.
-    fn previous_move(&self, ply: usize) -> Option<usize> {
-        if ply == 0 || self.variant != Variant::English {
-            return None;
-        }
-        let played = self.data.plies[ply - 1].played;
-        (played != NO_KILLER).then_some(usize::from(played))
-    }
-
-    /// A quiet move caused a cut-off: remember it as a killer and as the answer to the move
-    /// before it, and raise its history, lowering the quiet moves tried before it.
-    fn reward(&mut self, cut_index: usize, depth: i32, ply: usize) {
-        let previous = self.previous_move(ply);
-        let here = &mut self.data.plies[ply];
-        let list = &here.moves;
-        let generated = |k: i64| &list[generated_index(k)];
-        let order = &here.order;
-        let mv = *generated(order[cut_index]);
-        let killers = &mut here.killers;
-        let key = killer_key(&mv).unwrap_or(NO_KILLER);
-        if killers[0] != key {
-            killers[1] = killers[0];
-            killers[0] = key;
-        }
-        if let Some(previous) = previous {
-            self.data.counters[previous] = key;
-        }
-        let bonus = (depth * depth).min(400);
-        let history = &mut self.data.history;
-        let mut update = |m: &Move, delta: i32| {
-            let h = &mut history[from_to(m)];
-            *h += delta - *h * delta.abs() / 16_384;
-        };
-        update(&mv, bonus);
-        for m in order[..cut_index].iter().map(|&k| generated(k)).filter(|m| !m.is_capture()) {
-            update(m, -bonus);
-        }
-    }
-}
-
-/// Evaluations of recently seen positions, one search thread's: a third to a half of the
-/// evaluations a search asks for are of positions it evaluated moments before (transposed
-/// leaves, a parent's truncation and futility tests), and the English network makes a node
-/// about an eighth slower. An entry is a position's key with its low bits (the entry's
-/// index) replaced by the evaluation, so it fits in eight bytes and the table in the core's
-/// second-level cache. The key is the position's hash key with the variant and the evaluator
-/// mixed in: the hash key leaves the variant out, and an engine may search both variants, at
-/// several levels, without clearing this.
-struct EvalCache {
-    entries: Box<[u64]>,
-}
-
-const EVAL_CACHE_BITS: u32 = 15;
-const EVAL_CACHE_MASK: u64 = (1 << EVAL_CACHE_BITS) - 1;
-
-impl EvalCache {
-    fn new() -> EvalCache {
-        // Every bit set: only a key whose upper 48 bits are all ones (odds 2^-48) would read
-        // an empty entry, as -1.
-        EvalCache { entries: vec![u64::MAX; 1 << EVAL_CACHE_BITS].into_boxed_slice() }
-    }
-
-    #[inline(always)]
-    fn evaluate(&mut self, position: &Position, tables_only: bool) -> i32 {
-        let variant = match position.variant() {
-            Variant::English => 0,
-            Variant::Russian => 0x6a09_e667_f3bc_c909,
-        };
-        let evaluator = if tables_only { 0xbb67_ae85_84ca_a73b } else { 0 };
-        let key = position.hash_key() ^ variant ^ evaluator;
-        let slot = &mut self.entries[(key & EVAL_CACHE_MASK) as usize];
-        let tag = key & !0xffff;
-        if *slot & !0xffff == tag {
-            return i32::from(*slot as u16 as i16);
-        }
-        let score = if tables_only { evaluate_tables(position) } else { evaluate(position) };
-        if let Ok(short) = i16::try_from(score) {
-            *slot = tag | u64::from(short as u16);
-        }
-        score
-    }
-}
-
-/// One position of the game or the search path, for the draw rules.
-#[derive(Clone, Copy)]
-struct PathEntry {
-    key: u64,
-    /// Plies since the last capture or man move.
-    quiet_plies: u32,
-}
-
-/// The path entries of the game before the root and of the root itself.
-fn game_path(root: &Position, history: &[Position]) -> Vec<PathEntry> {
-    let mut path: Vec<PathEntry> = Vec::with_capacity(history.len() + MAX_PLY + 2);
-    let positions = history.iter().chain(std::iter::once(root));
-    let mut previous: Option<&Position> = None;
-    for p in positions {
-        let count = match previous {
-            // A move that leaves every man where it was and takes nothing moved a king.
-            Some(prev)
-                if prev.men_of(Color::White) == p.men_of(Color::White)
-                    && prev.men_of(Color::Black) == p.men_of(Color::Black)
-                    && prev.kings().len() == p.kings().len()
-                    && prev.turn() != p.turn() =>
-            {
-                path.last().map_or(0, |e| e.quiet_plies) + 1
-            }
-            _ => 0,
-        };
-        path.push(PathEntry { key: p.hash_key(), quiet_plies: count });
-        previous = Some(p);
-    }
-    path
-}
-
-/// When to stop: the hard deadline ends the search mid-iteration; past the soft one no new
-/// iteration starts.
-struct TimePlan {
-    soft: Option<Instant>,
-    hard: Option<Instant>,
-}
-
-impl TimePlan {
-    fn new(limits: &Limits, started: Instant) -> TimePlan {
-        if limits.infinite {
-            return TimePlan { soft: None, hard: None };
-        }
-        let mut soft: Option<Duration> = None;
-        let mut hard: Option<Duration> = None;
-        if let Some(t) = limits.movetime {
-            let margin = (t / 20).min(Duration::from_millis(20));
-            // A fixed time per move saves nothing for later moves: search until the hard
-            // deadline, whose unfinished iteration can still change the move.
-            hard = Some(t.saturating_sub(margin).max(Duration::from_millis(1)));
-        }
-        if let Some(clock) = limits.clock {
-            let moves = clock.moves_to_go.unwrap_or(24).clamp(1, 60);
-            let reserve = Duration::from_millis(30).min(clock.remaining / 4);
-            let usable = clock.remaining.saturating_sub(reserve);
-            let target = (usable / moves + clock.increment * 3 / 4).min(usable / 2);
-            let cap = (target * 3).min(usable / 3 + clock.increment / 2).max(Duration::from_millis(1));
-            soft = Some(target * 6 / 10);
-            hard = Some(hard.map_or(cap, |h| h.min(cap)));
-        }
-        TimePlan { soft: soft.map(|d| started + d), hard: hard.map(|d| started + d) }
-    }
-}
-
-impl Searcher<'_> {
     /// Every root move with its score from a full-window search `depth` plies deep (the
     /// levels use this to weigh near-equal moves). Moves are in generator order.
     pub fn root_scores(&mut self, root: &Position, depth: i32) -> Vec<(Move, i32)> {
@@ -1113,7 +749,7 @@ impl Searcher<'_> {
             let child = root.play_unchecked(mv);
             self.push(root, mv, child.hash_key());
             // As negamax's move loop does, so that ply 1 finds its counter moves by this one.
-            self.data.plies[0].played = from_to(mv) as KillerKey;
+            self.data.plies[0].played = from_to(mv) as FromTo;
             let score = -self.negamax(&child, depth - 1, -INFINITY, INFINITY, 1, true);
             self.pop();
             if self.aborted {
@@ -1122,41 +758,5 @@ impl Searcher<'_> {
             out.push((*mv, score));
         }
         out
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_evaluation_table_keeps_the_variants_and_the_evaluators_apart() {
-        let fen = "W:W22,25,27,29:B11,14,18";
-        let english = Position::from_fen(Variant::English, fen).unwrap();
-        let russian = Position::from_fen(Variant::Russian, fen).unwrap();
-        assert_eq!(english.hash_key(), russian.hash_key(), "the hash key leaves the variant out");
-        assert_ne!(evaluate(&english), evaluate(&russian));
-        assert_ne!(evaluate(&russian), evaluate_tables(&russian));
-        let mut table = EvalCache::new();
-        for _ in 0..2 {
-            assert_eq!(table.evaluate(&english, false), evaluate(&english));
-            assert_eq!(table.evaluate(&russian, false), evaluate(&russian));
-            assert_eq!(table.evaluate(&russian, true), evaluate_tables(&russian));
-            assert_eq!(table.evaluate(&english, true), evaluate_tables(&english));
-        }
-    }
-
-    #[test]
-    fn a_fixed_move_time_is_spent_whole_and_a_clock_is_budgeted() {
-        let start = Instant::now();
-        let plan = TimePlan::new(&Limits::movetime(Duration::from_millis(500)), start);
-        assert_eq!(plan.soft, None, "no iteration is skipped to save time for later moves");
-        assert_eq!(plan.hard, Some(start + Duration::from_millis(480)));
-
-        let clock = Limits::clock(Duration::from_secs(60), Duration::ZERO);
-        let plan = TimePlan::new(&clock, start);
-        let (soft, hard) = (plan.soft.unwrap() - start, plan.hard.unwrap() - start);
-        assert!(soft < hard && hard < Duration::from_secs(20), "soft {soft:?}, hard {hard:?}");
-        assert_eq!(TimePlan::new(&Limits::infinite(), start).hard, None);
     }
 }
