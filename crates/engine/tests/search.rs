@@ -471,6 +471,15 @@ fn finds_the_win_of_a_lone_king_against_a_cornered_king() {
     assert_eq!(score, Score::DRAW);
 }
 
+/// At the horizon the capture search meets the cornered king with no capture to make: it
+/// scores the position from the solved two-king table, not from the evaluation (about 0).
+#[test]
+fn the_capture_search_knows_a_cornered_lone_king_is_lost() {
+    let p = position(Variant::Russian, "W:WK18:BK29");
+    let (mv, score) = best(&mut engine(), &p, Limits::depth(1));
+    assert_eq!((mv.as_str(), score), ("18-4", Score::win_in(3)));
+}
+
 /// Two captures into four-piece endings: 8x15 keeps more on the board, but the ending it
 /// leaves is drawn; 14x21 leaves one the endgame database knows to be won. One ply is enough
 /// when the database is consulted, and only the database gives a score this high (the

@@ -18,7 +18,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use checkers_endgame::{Database, Value};
-use checkers_rules::{Color, Move, Position, Variant};
+use checkers_rules::{
+    lone_kings_plies_to_capture, lone_kings_result, Color, LoneKingsResult, Move, Position, Variant,
+};
 
 use crate::endgame;
 use crate::limits::{Limits, MAX_DEPTH};
@@ -377,6 +379,15 @@ impl<'a> Searcher<'a> {
 
     #[inline(never)]
     fn probe_endgame(&mut self, position: &Position, ply: usize) -> Option<i32> {
+        // A Russian king against a king: the database's wins are not trusted in Russian (the
+        // move-count draws), but these are exact and over within three plies.
+        if self.variant == Variant::Russian {
+            if let Some(plies) = lone_kings_plies_to_capture(position) {
+                let score = Score::WIN - (ply as i32 + plies as i32);
+                let won = lone_kings_result(position) == Some(LoneKingsResult::Win);
+                return Some(if won { score } else { -score });
+            }
+        }
         let db = self.endgame?;
         let value = db.probe(position)?;
         if value == Value::Draw {
