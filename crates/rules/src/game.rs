@@ -12,8 +12,9 @@ use std::fmt;
 
 use thiserror::Error;
 
+use crate::fen::SquareNotation;
 use crate::moves::{Move, MoveList};
-use crate::notation::MoveTextError;
+use crate::notation::{IllegalReason, MoveTextError};
 use crate::position::{Color, Position, Variant};
 use crate::square::SquareSet;
 
@@ -104,8 +105,8 @@ impl fmt::Display for Outcome {
 pub enum GameError {
     #[error("the game is over ({0})")]
     GameOver(Outcome),
-    #[error("{0} is not a legal move here")]
-    IllegalMove(String),
+    #[error("{} is not a legal move here: {reason}", .attempted.to_short(SquareNotation::Numeric))]
+    IllegalMove { attempted: Move, reason: IllegalReason },
     #[error(transparent)]
     MoveText(#[from] MoveTextError),
 }
@@ -172,9 +173,10 @@ impl Game {
             return Err(GameError::GameOver(outcome));
         }
         let position = self.position();
-        let next = position
-            .try_play(&mv)
-            .map_err(|_| GameError::IllegalMove(mv.to_pdn(&position, Default::default())))?;
+        let next = position.try_play(&mv).map_err(|_| GameError::IllegalMove {
+            attempted: mv,
+            reason: position.illegal_reason(mv.from(), mv.to()),
+        })?;
         self.positions.push(next);
         self.moves.push(mv);
         self.outcome = self.decide();

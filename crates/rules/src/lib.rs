@@ -32,7 +32,7 @@ pub use error::{FenError, FenLoadError, IllegalMove, PositionError, VariantError
 pub use fen::{parse_fen, parse_square, to_fen, to_fen_with, SquareNotation};
 pub use game::{DrawReason, Game, GameError, Outcome, WinReason};
 pub use moves::{Move, MoveList};
-pub use notation::MoveTextError;
+pub use notation::{IllegalReason, MoveTextError};
 pub use pdn::{
     pdn_date, read_pdn, read_pdn_each, read_pdn_game, write_pdn, write_pdn_with, PdnError, PdnErrorKind,
     PdnGame, PdnResult, PdnTagError,

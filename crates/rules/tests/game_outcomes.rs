@@ -4,7 +4,9 @@
 //! leaves the opponent without one) and never repeats a position a third time, so that the
 //! rule under test is the only one that can end the game.
 
-use checkers_rules::{Color, DrawReason, Game, Move, Outcome, Position, Variant, WinReason};
+use checkers_rules::{
+    Color, DrawReason, Game, GameError, IllegalReason, Move, Outcome, Position, Variant, WinReason,
+};
 
 /// The long diagonal a1-h8.
 const LONG_DIAGONAL: [u32; 8] = [29, 25, 22, 18, 15, 11, 8, 4];
@@ -228,6 +230,25 @@ fn agreement_resignation_and_time() {
     let mut g = Game::new(Variant::Russian);
     g.lose_on_time(Color::Black).unwrap();
     assert_eq!(g.outcome().unwrap().to_string(), "White wins: Black ran out of time");
+}
+
+/// A move that is not legal is refused with the move and the reason, as values.
+#[test]
+fn an_illegal_move_is_refused_with_its_reason() {
+    let mut g = game(Variant::English, "B:W14,23:B9,1");
+    let quiet = Position::start(Variant::English).parse_move("11-15").unwrap();
+    let err = g.play(quiet).unwrap_err();
+    let GameError::IllegalMove { attempted, reason } = &err else { panic!("{err:?}") };
+    assert_eq!(*attempted, quiet);
+    assert_eq!(*reason, IllegalReason::NoPiece(quiet.from()));
+    assert_eq!(err.to_string(), "11-15 is not a legal move here: there is no piece on 11");
+    let half = Position::from_fen(Variant::English, "B:W14:B9").unwrap().parse_move("9x18").unwrap();
+    let err = g.play(half).unwrap_err();
+    assert!(
+        matches!(err, GameError::IllegalMove { reason: IllegalReason::CaptureGoesOn { .. }, .. }),
+        "{err}"
+    );
+    assert_eq!(g.moves().len(), 0, "nothing was played");
 }
 
 #[test]

@@ -661,7 +661,7 @@ impl<R: BufRead> Session<R> {
                 }
             }
             Err(MoveTextError::Illegal { text, reason }) => {
-                self.say(&format!("{} is not a move: {}.", text, self.localize(&reason)));
+                self.say(&format!("{} is not a move: {}.", text, self.localize(&reason.to_string())));
             }
             Err(MoveTextError::Ambiguous { text, candidates }) => {
                 let candidates: Vec<String> = candidates.iter().map(|c| self.localize(c)).collect();

@@ -156,7 +156,7 @@ impl Pending {
             Err(e) => {
                 let kind = match e {
                     MoveTextError::Illegal { reason, .. } => {
-                        PdnErrorKind::IllegalMove { number, text, reason }
+                        PdnErrorKind::IllegalMove { number, text, reason: reason.to_string() }
                     }
                     MoveTextError::Ambiguous { candidates, .. } => {
                         PdnErrorKind::AmbiguousMove { number, text, candidates }
