@@ -26,6 +26,7 @@ mod notation;
 mod pdn;
 mod perft;
 mod position;
+mod shown;
 mod square;
 
 pub use error::{FenError, FenLoadError, IllegalMove, PositionError, VariantError};
@@ -39,4 +40,5 @@ pub use pdn::{
 };
 pub use perft::{perft, perft_divide, Perft, PerftMode, PerftTable};
 pub use position::{Color, Piece, Position, Role, Setup, Variant, MAX_PIECES_PER_SIDE};
+pub use shown::{escape_controls, excerpt};
 pub use square::{Square, SquareIter, SquareSet};

@@ -11,18 +11,19 @@ use thiserror::Error;
 use crate::fen::{parse_square, SquareNotation};
 use crate::moves::Move;
 use crate::position::{Color, Position};
+use crate::shown::excerpt;
 use crate::square::Square;
 
 /// Why move text did not name a legal move.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum MoveTextError {
-    #[error("`{0}` is not move text (expected squares such as 11-15 or 9x18x27)")]
+    #[error("`{}` is not move text (expected squares such as 11-15 or 9x18x27)", excerpt(.0))]
     Syntax(String),
-    #[error("`{text}` is not a square")]
+    #[error("`{}` is not a square", excerpt(.text))]
     BadSquare { text: String },
-    #[error("{text} is not a legal move: {reason}")]
+    #[error("{} is not a legal move: {reason}", excerpt(.text))]
     Illegal { text: String, reason: IllegalReason },
-    #[error("{text} is ambiguous: it could be {}", candidates.join(" or "))]
+    #[error("{} is ambiguous: it could be {}", excerpt(.text), candidates.join(" or "))]
     Ambiguous { text: String, candidates: Vec<String> },
 }
 

@@ -3,13 +3,14 @@
 use thiserror::Error;
 
 use crate::error::FenLoadError;
+use crate::shown::{escape_controls, excerpt};
 
 /// A tag that cannot be set on a game.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum PdnTagError {
-    #[error("tag name `{0}` must be letters, digits or `_`")]
+    #[error("tag name `{}` must be letters, digits or `_`", excerpt(.0))]
     BadName(String),
-    #[error("tag `{0}` is not set as text: use the game's result, variant or start position")]
+    #[error("tag `{}` is not set as text: use the game's result, variant or start position", excerpt(.0))]
     Reserved(String),
 }
 
@@ -31,7 +32,7 @@ pub struct PdnError {
 fn describe_game(event: &Option<String>, black: &Option<String>, white: &Option<String>) -> String {
     let parts: Vec<String> = [("Event", event), ("Black", black), ("White", white)]
         .iter()
-        .filter_map(|(name, v)| v.as_ref().map(|v| format!("{name} \"{v}\"")))
+        .filter_map(|(name, v)| v.as_ref().map(|v| format!("{name} \"{}\"", escape_controls(v))))
         .collect();
     if parts.is_empty() {
         String::new()
@@ -43,7 +44,7 @@ fn describe_game(event: &Option<String>, black: &Option<String>, white: &Option<
 /// What was wrong in PDN text.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum PdnErrorKind {
-    #[error("bad tag `{text}`: {reason}")]
+    #[error("bad tag `{}`: {reason}", excerpt(.text))]
     BadTag { text: String, reason: &'static str },
     #[error("tag value never closed (missing `\"`)")]
     UnterminatedTag,
@@ -53,18 +54,18 @@ pub enum PdnErrorKind {
     UnterminatedVariation,
     #[error("unexpected `{0}`")]
     UnexpectedChar(char),
-    #[error("GameType `{0}` does not start with a number")]
+    #[error("GameType `{}` does not start with a number", excerpt(.0))]
     BadGameType(String),
     #[error("GameType {0} is not a variant we play (21 English, 25 Russian)")]
     UnsupportedGameType(u32),
-    #[error("bad FEN `{fen}`: {error}")]
+    #[error("bad FEN `{}`: {error}", excerpt(.fen))]
     BadFen { fen: String, error: FenLoadError },
     #[error("SetUp is \"1\" but there is no FEN tag")]
     MissingFen,
-    #[error("move {number} `{text}` is not a move: {detail}")]
+    #[error("move {number} `{}` is not a move: {detail}", excerpt(.text))]
     NotAMove { number: String, text: String, detail: String },
-    #[error("move {number} `{text}` is illegal: {reason}")]
+    #[error("move {number} `{}` is illegal: {reason}", excerpt(.text))]
     IllegalMove { number: String, text: String, reason: String },
-    #[error("move {number} `{text}` is ambiguous: it could be {}", candidates.join(" or "))]
+    #[error("move {number} `{}` is ambiguous: it could be {}", excerpt(.text), candidates.join(" or "))]
     AmbiguousMove { number: String, text: String, candidates: Vec<String> },
 }

@@ -14,6 +14,7 @@
 
 use crate::notation::MoveTextError;
 use crate::position::{Position, Variant};
+use crate::shown::excerpt;
 
 use super::error::{PdnError, PdnErrorKind};
 use super::game::{PdnGame, PdnResult};
@@ -166,9 +167,11 @@ impl Pending {
                         text,
                         detail: "expected squares such as 11-15, 9x18x27 or c3-d4".to_string(),
                     },
-                    MoveTextError::BadSquare { text: square } => {
-                        PdnErrorKind::NotAMove { number, text, detail: format!("`{square}` is not a square") }
-                    }
+                    MoveTextError::BadSquare { text: square } => PdnErrorKind::NotAMove {
+                        number,
+                        text,
+                        detail: format!("`{}` is not a square", excerpt(&square)),
+                    },
                 };
                 Err(self.error(line, kind))
             }
