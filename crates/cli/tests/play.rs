@@ -430,6 +430,19 @@ fn garbage_input_changes_nothing() {
     assert_eq!(game.moves().len(), 1);
 }
 
+/// Control characters typed (or piped) come back escaped, in the echo of the line and in
+/// the answer: nothing rings the bell or changes the colours.
+#[test]
+fn control_characters_are_shown_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = "\u{7}\u{1b}[31mhi\n11-1\u{7}\n11-15\u{1b}x\nsave a\u{7}.pdn\nquit\n";
+    let out = stdout(&play(dir.path(), &["--side", "both"], input));
+    assert!(!out.chars().any(|c| c.is_control() && c != '\n'), "{out:?}");
+    assert!(out.contains("Black> \\u{7}\\u{1b}[31mhi\nI don't understand `\\u{7}\\u{1b}[31mhi`."), "{out}");
+    assert!(out.contains("`1\\u{7}` is not a square"), "{out}");
+    assert!(out.contains("Saved in a\\u{7}.pdn."), "{out}");
+}
+
 #[test]
 fn bad_options_are_refused_with_one_line_and_exit_2() {
     let dir = tempfile::tempdir().unwrap();

@@ -29,8 +29,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use anyhow::{bail, Context};
 use checkers_engine::{Engine, EngineOptions, Level, StopHandle};
 use checkers_rules::{
-    Color, Game, Move, MoveTextError, Outcome, PdnGame, PdnResult, Position, SquareNotation, Variant,
-    WinReason,
+    escape_controls, excerpt, Color, Game, Move, MoveTextError, Outcome, PdnGame, PdnResult, Position,
+    SquareNotation, Variant, WinReason,
 };
 
 use crate::common::{read_lossy_line, VariantArg};
@@ -113,7 +113,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         (Some(last), _) => last.game.start(),
         (None, None) => Position::start(variant),
         (None, Some(text)) => {
-            Position::from_fen(variant, text).with_context(|| format!("bad --fen `{text}`"))?
+            Position::from_fen(variant, text).with_context(|| format!("bad --fen `{}`", excerpt(text)))?
         }
     };
     let tagged_level = |color: Color| continued.as_ref().and_then(|last| last.computer_level(color));
@@ -541,7 +541,7 @@ impl<R: BufRead> Session<R> {
             }
             Some(line) => {
                 if self.echo {
-                    self.say(&line);
+                    self.say(&escape_controls(&line));
                 }
                 Some(line)
             }
@@ -568,18 +568,26 @@ impl<R: BufRead> Session<R> {
                 }
             }
             Err(MoveTextError::Illegal { text, reason }) => {
-                self.say(&format!("{} is not a move: {}.", text, self.localize(&reason.to_string())));
+                self.say(&format!(
+                    "{} is not a move: {}.",
+                    excerpt(&text),
+                    self.localize(&reason.to_string())
+                ));
             }
             Err(MoveTextError::Ambiguous { text, candidates }) => {
                 let candidates: Vec<String> = candidates.iter().map(|c| self.localize(c)).collect();
-                self.say(&format!("{} could be {}: type the whole route.", text, candidates.join(" or ")));
+                self.say(&format!(
+                    "{} could be {}: type the whole route.",
+                    excerpt(&text),
+                    candidates.join(" or ")
+                ));
             }
             Err(MoveTextError::BadSquare { text }) => {
                 let squares = match self.style.variant {
                     Variant::English => "squares are numbered 1 to 32 (see the board on the right)",
                     Variant::Russian => "squares are the dark ones, a1 to h8 (see the board on the right)",
                 };
-                self.say(&format!("`{text}` is not a square: {squares}."));
+                self.say(&format!("`{}` is not a square: {squares}.", excerpt(&text)));
             }
             Err(MoveTextError::Syntax(_)) => self.one_word(text),
         }
@@ -607,7 +615,7 @@ impl<R: BufRead> Session<R> {
         }
         self.say(&format!(
             "I don't understand `{}`. Type a move such as {}, or `help` for the commands.",
-            text.trim(),
+            excerpt(text.trim()),
             self.example_move()
         ));
     }

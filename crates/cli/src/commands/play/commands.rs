@@ -5,7 +5,7 @@
 use std::io::BufRead;
 
 use checkers_engine::{DrawAnswer, Verdict};
-use checkers_rules::{Color, Game, Variant};
+use checkers_rules::{escape_controls, Color, Game, Variant};
 
 use super::input::Input;
 use super::record::{pdn_date_today, RecordFile};
@@ -251,8 +251,8 @@ impl<R: BufRead> Session<R> {
             ),
         };
         match written {
-            Ok(()) => self.say(&format!("Saved in {file}.")),
-            Err(e) => self.say(&format!("Could not save in {file}: {e}.")),
+            Ok(()) => self.say(&format!("Saved in {}.", escape_controls(&file))),
+            Err(e) => self.say(&format!("Could not save in {}: {e}.", escape_controls(&file))),
         }
     }
 

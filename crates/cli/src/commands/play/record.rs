@@ -11,7 +11,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::Context;
 use checkers_engine::Level;
-use checkers_rules::{read_pdn_each, Color, PdnGame, PdnResult};
+use checkers_rules::{escape_controls, read_pdn_each, Color, PdnGame, PdnResult};
 
 use crate::common::side_tag;
 
@@ -31,7 +31,7 @@ pub struct RecordFile {
 impl RecordFile {
     /// Opens a record: reads what the file already holds (nothing if it does not exist).
     pub fn open(path: &Path) -> anyhow::Result<RecordFile> {
-        let shown = path.display().to_string();
+        let shown = escape_controls(&path.display().to_string()).into_owned();
         let path = resolve(path);
         let earlier = match fs::read(&path) {
             Ok(bytes) => bytes,
