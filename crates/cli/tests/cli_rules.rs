@@ -211,3 +211,18 @@ fn bad_input_is_shown_escaped() {
         assert!(!stderr.chars().any(|c| c.is_control() && c != '\n'), "{args:?}: {stderr:?}");
     }
 }
+
+/// Depths beyond the deepest published count are refused; deep ones are warned about first
+/// (on a position without moves, so that the test itself is instant).
+#[test]
+fn perft_depth_is_bounded_and_deep_runs_are_warned_about() {
+    let stalemate = ["perft", "--fen", "W:W:B1", "--depth"];
+    assert_refused(&[&stalemate[..], &["29"]].concat(), "--depth 29 is beyond reach");
+    assert_refused(&[&stalemate[..], &["30"]].concat(), "28 is the deepest count ever published");
+    let deep = checkers(&[&stalemate[..], &["28"]].concat());
+    assert!(deep.status.success());
+    assert_eq!(String::from_utf8_lossy(&deep.stdout), "0\n");
+    assert!(String::from_utf8_lossy(&deep.stderr).starts_with("warning: perft to depth 28 can take hours"));
+    let shallow = checkers(&[&stalemate[..], &["15"]].concat());
+    assert!(!String::from_utf8_lossy(&shallow.stderr).contains("warning"));
+}
