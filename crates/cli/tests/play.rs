@@ -389,6 +389,9 @@ fn the_computer_plays_itself_to_the_end_in_both_variants() {
 #[test]
 fn the_end_of_input_mid_game_keeps_the_record() {
     let dir = tempfile::tempdir().unwrap();
+    // The folder the name goes through must exist: a record that cannot be written is
+    // refused before the game starts.
+    std::fs::create_dir(dir.path().join("sub")).unwrap();
     let out =
         stdout(&play(dir.path(), &["--side", "both", "--record", "sub/../game.pdn"], "11-15\n22-18\n15x22"));
     assert!(
@@ -428,6 +431,24 @@ fn garbage_input_changes_nothing() {
     assert!(out.ends_with("The game is saved in gamerec.txt (unfinished; `checkers play --continue` goes on with it). Goodbye.\n"), "{out}");
     let game = &read_pdn(&record(dir.path(), "gamerec.txt")).unwrap()[0];
     assert_eq!(game.moves().len(), 1);
+}
+
+/// A record that cannot be written is refused before the game starts, not after each move.
+#[test]
+fn an_unwritable_record_is_refused_at_the_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = play(dir.path(), &["--side", "both", "--record", "missing/game.pdn"], "11-15\nquit\n");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty(), "{}", String::from_utf8_lossy(&out.stdout));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.starts_with("error: cannot write the record file missing/game.pdn: "), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert!(leftovers.is_empty(), "nothing is left behind");
+    // The check leaves a writable folder as it was.
+    let out = stdout(&play(dir.path(), &["--side", "both", "--record", "game.pdn"], "quit\n"));
+    assert!(out.ends_with("Goodbye.\n"), "{out}");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "no game, no file");
 }
 
 /// Control characters typed (or piped) come back escaped, in the echo of the line and in
