@@ -433,6 +433,27 @@ fn garbage_input_changes_nothing() {
     assert_eq!(game.moves().len(), 1);
 }
 
+/// `undo` after an agreed draw (or a resignation) takes back the agreement, not a move.
+#[test]
+fn undo_after_a_draw_or_a_resignation_takes_back_only_that() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = "11-15\n23-19\ndraw\nyes\nundo\n8-11\nresign\nundo\n22-17\nquit\n";
+    let out = stdout(&play(dir.path(), &["--side", "both"], input));
+    assert!(out.contains("> undo\nTook back the draw agreement; play on.\n"), "{out}");
+    assert!(out.contains("Black> 8-11\nBlack plays 8-11.\n"), "{out}");
+    assert!(out.contains("> undo\nTook back the resignation; play on.\n"), "{out}");
+    assert!(out.contains("Red> 22-17\nRed plays 22-17.\n"), "{out}");
+    let game = &read_pdn(&record(dir.path(), "gamerec.txt")).unwrap()[0];
+    assert_eq!(game.moves().len(), 4);
+    assert_eq!(game.result(), PdnResult::Unknown);
+    // Against the computer too: the player is to move again where the draw was agreed.
+    let dir = tempfile::tempdir().unwrap();
+    let out = stdout(&play(dir.path(), &["--level", "1", "--fen", "B:WK18:BK1"], "draw\nundo\nquit\n"));
+    assert!(out.contains("Black> draw\nThe draw is agreed.\n"), "{out}");
+    assert!(out.contains("> undo\nTook back the draw agreement; play on.\n"), "{out}");
+    assert!(out.ends_with("Black to move (you).\nBlack> quit\nGoodbye.\n"), "{out}");
+}
+
 /// A record that cannot be written is refused before the game starts, not after each move.
 #[test]
 fn an_unwritable_record_is_refused_at_the_start() {

@@ -65,6 +65,16 @@ impl Outcome {
             Outcome::Draw { .. } => None,
         }
     }
+
+    /// Whether the players (or a clock) declared this end, rather than the board: an agreed
+    /// draw, a resignation, a loss on time.
+    pub fn is_declared(&self) -> bool {
+        matches!(
+            self,
+            Outcome::Draw { reason: DrawReason::Agreement }
+                | Outcome::Win { reason: WinReason::Resignation | WinReason::Time, .. }
+        )
+    }
 }
 
 impl fmt::Display for Outcome {
@@ -214,6 +224,15 @@ impl Game {
     /// `color`'s clock ran out: the other side wins.
     pub fn lose_on_time(&mut self, color: Color) -> Result<(), GameError> {
         self.declare(Outcome::Win { winner: color.opponent(), reason: WinReason::Time })
+    }
+
+    /// Takes back a declared end (see [`Outcome::is_declared`]): the game goes on from the
+    /// same position, no move taken back. Returns the end taken back, or `None` when the game
+    /// is not over by a declaration.
+    pub fn withdraw_declaration(&mut self) -> Option<Outcome> {
+        let declared = self.outcome.filter(Outcome::is_declared)?;
+        self.outcome = self.decide();
+        Some(declared)
     }
 
     fn declare(&mut self, outcome: Outcome) -> Result<(), GameError> {

@@ -232,6 +232,25 @@ fn agreement_resignation_and_time() {
     assert_eq!(g.outcome().unwrap().to_string(), "White wins: Black ran out of time");
 }
 
+/// A declared end can be taken back, and only a declared one: the board's outcomes stand.
+#[test]
+fn a_declared_end_is_withdrawn_without_a_move() {
+    let mut g = Game::new(Variant::English);
+    g.play_text("11-15").unwrap();
+    g.agree_draw().unwrap();
+    assert_eq!(g.withdraw_declaration(), draw(DrawReason::Agreement));
+    assert_eq!((g.outcome(), g.moves().len()), (None, 1));
+    assert_eq!(g.withdraw_declaration(), None, "nothing left to withdraw");
+    g.resign(Color::White).unwrap();
+    assert!(g.outcome().is_some_and(|o| o.is_declared()));
+    assert!(g.withdraw_declaration().is_some());
+    g.play_text("23-19").unwrap();
+    let mut lost = game(Variant::English, "B:W18:B");
+    assert_eq!(lost.outcome(), Some(Outcome::Win { winner: Color::White, reason: WinReason::NoLegalMove }));
+    assert_eq!(lost.withdraw_declaration(), None);
+    assert!(lost.is_over());
+}
+
 /// A move that is not legal is refused with the move and the reason, as values.
 #[test]
 fn an_illegal_move_is_refused_with_its_reason() {

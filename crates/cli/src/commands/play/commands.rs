@@ -5,7 +5,7 @@
 use std::io::BufRead;
 
 use checkers_engine::{DrawAnswer, Verdict};
-use checkers_rules::{escape_controls, Color, Game, Variant};
+use checkers_rules::{escape_controls, Color, Game, Outcome, Variant, WinReason};
 
 use super::input::Input;
 use super::record::{pdn_date_today, RecordFile};
@@ -154,7 +154,22 @@ impl<R: BufRead> Session<R> {
         ));
     }
 
+    /// Takes back the last thing that happened: an agreed draw or a resignation (no move goes
+    /// with it), else the last move (against the computer, the player's last move and the
+    /// computer's answer).
     fn undo(&mut self) {
+        if let Some(declared) = self.game.withdraw_declaration() {
+            let what = match declared {
+                Outcome::Draw { .. } => "the draw agreement",
+                Outcome::Win { reason: WinReason::Resignation, .. } => "the resignation",
+                Outcome::Win { .. } => "the loss on time",
+            };
+            self.say(&format!("Took back {what}; play on."));
+            self.announced = false;
+            self.save_record();
+            self.show_board();
+            return;
+        }
         let moves_before = self.game.moves().len();
         match self.lone_human() {
             Some(human) => {
