@@ -164,6 +164,28 @@ fn compulsory_capture_and_ambiguous_jumps_are_explained() {
     assert_eq!(game.end_position(), Position::from_fen(Variant::English, "W:W6,14,30:B12,18").unwrap());
 }
 
+/// Typing only the first leg of a double jump is told that the capture goes on, and where.
+#[test]
+fn an_unfinished_multi_jump_is_told_to_go_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let out =
+        stdout(&play(dir.path(), &["--side", "both", "--fen", "B:W14,23,30:B9,1"], "9x18\n9x18x27\nquit\n"));
+    assert!(
+        out.contains("Black> 9x18\n9x18 is not a move: the capture goes on from 18 to 27 (9x18x27).\n"),
+        "{out}"
+    );
+    assert!(out.contains("Black plays 9x18x27."), "{out}");
+    let out = stdout(&play(
+        dir.path(),
+        &["--variant", "russian", "--side", "both", "--fen", "W:Wc3,a1:Bd4,f6,h8"],
+        "c3:e5\nquit\n",
+    ));
+    assert!(
+        out.contains("White> c3:e5\nc3:e5 is not a move: the capture goes on from e5 to g7 (c3:e5:g7).\n"),
+        "{out}"
+    );
+}
+
 #[test]
 fn a_whole_english_game_between_two_players_is_recorded() {
     let dir = tempfile::tempdir().unwrap();
