@@ -1,9 +1,12 @@
 //! `checkers`: the one command a user runs. Each subcommand lives in `commands/`, owns its
-//! arguments, and returns errors to this edge, which prints one line and exits with 2.
+//! arguments, and returns errors to this edge, which prints one line and exits with 2 (any
+//! control character in it escaped: errors quote what they could not read). `checkers` alone
+//! prints the help, as clap writes it, on standard error, also with exit code 2.
 
 mod commands;
 mod common;
 
+use checkers_rules::escape_controls;
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
@@ -66,16 +69,22 @@ fn main() {
         Command::Serve(args) => commands::serve::run(args),
     };
     if let Err(err) = result {
-        eprintln!("error: {err:#}");
+        eprintln!("error: {}", escape_controls(&format!("{err:#}")));
         std::process::exit(2);
     }
 }
 
-/// Help and version go out as clap writes them; a usage error becomes one line on stderr and
+/// Help and version go out as clap writes them (the help also when no command is given:
+/// clap prints it on stderr with exit code 2); a usage error becomes one line on stderr and
 /// exit code 2, like every other bad input.
 fn exit_on_usage_error(err: clap::Error) -> ! {
     use clap::error::ErrorKind;
-    if matches!(err.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+    if matches!(
+        err.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
         err.exit();
     }
     let rendered = err.render().to_string();
@@ -88,7 +97,7 @@ fn exit_on_usage_error(err: clap::Error) -> ! {
         .collect();
     let line = parts.join(" ");
     let line = line.strip_prefix("error: ").unwrap_or(&line);
-    eprintln!("error: {line} (see `checkers --help`)");
+    eprintln!("error: {} (see `checkers --help`)", escape_controls(line));
     std::process::exit(2);
 }
 

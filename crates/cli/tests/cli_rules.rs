@@ -181,3 +181,48 @@ fn bad_numbers_are_refused_with_one_line() {
     assert_refused(&["perft", "--depth", "99"], "99");
     assert_refused(&["moves", "--notation", "roman"], "roman");
 }
+
+/// `checkers` alone shows the help as clap lays it out, not squashed into an error line.
+#[test]
+fn no_arguments_print_the_help() {
+    let out = checkers(&[]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(out.stdout.is_empty());
+    assert!(!stderr.starts_with("error:"), "{stderr}");
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert!(lines.contains(&"Usage: checkers <COMMAND>"), "{stderr}");
+    assert!(lines.contains(&"Commands:"), "{stderr}");
+    assert!(lines.iter().any(|l| l.trim_start().starts_with("play ")), "{stderr}");
+}
+
+/// What an error quotes of bad input shows escaped: the bell and escape sequences in a FEN or
+/// a move do not reach the terminal.
+#[test]
+fn bad_input_is_shown_escaped() {
+    assert_refused(&["moves", "--fen", "\u{7}W:W21:B1\u{1b}[31m"], "`\\u{7}W:W21:B1\\u{1b}[31m`");
+    assert_refused(&["moves", "--moves", "11-15 \u{7}22-18"], "move 2 `\\u{7}22-18`");
+    for args in [
+        &["moves", "--fen", "\u{7}\u{1b}[2J"][..],
+        &["moves", "--moves", "9-13\u{7}"],
+        &["moves", "--variant", "\u{7}"],
+    ] {
+        let stderr = String::from_utf8(checkers(args).stderr).unwrap();
+        assert!(!stderr.chars().any(|c| c.is_control() && c != '\n'), "{args:?}: {stderr:?}");
+    }
+}
+
+/// Depths beyond the deepest published count are refused; deep ones are warned about first
+/// (on a position without moves, so that the test itself is instant).
+#[test]
+fn perft_depth_is_bounded_and_deep_runs_are_warned_about() {
+    let stalemate = ["perft", "--fen", "W:W:B1", "--depth"];
+    assert_refused(&[&stalemate[..], &["29"]].concat(), "--depth 29 is beyond reach");
+    assert_refused(&[&stalemate[..], &["30"]].concat(), "28 is the deepest count ever published");
+    let deep = checkers(&[&stalemate[..], &["28"]].concat());
+    assert!(deep.status.success());
+    assert_eq!(String::from_utf8_lossy(&deep.stdout), "0\n");
+    assert!(String::from_utf8_lossy(&deep.stderr).starts_with("warning: perft to depth 28 can take hours"));
+    let shallow = checkers(&[&stalemate[..], &["15"]].concat());
+    assert!(!String::from_utf8_lossy(&shallow.stderr).contains("warning"));
+}

@@ -164,6 +164,28 @@ fn compulsory_capture_and_ambiguous_jumps_are_explained() {
     assert_eq!(game.end_position(), Position::from_fen(Variant::English, "W:W6,14,30:B12,18").unwrap());
 }
 
+/// Typing only the first leg of a double jump is told that the capture goes on, and where.
+#[test]
+fn an_unfinished_multi_jump_is_told_to_go_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let out =
+        stdout(&play(dir.path(), &["--side", "both", "--fen", "B:W14,23,30:B9,1"], "9x18\n9x18x27\nquit\n"));
+    assert!(
+        out.contains("Black> 9x18\n9x18 is not a move: the capture goes on from 18 to 27 (9x18x27).\n"),
+        "{out}"
+    );
+    assert!(out.contains("Black plays 9x18x27."), "{out}");
+    let out = stdout(&play(
+        dir.path(),
+        &["--variant", "russian", "--side", "both", "--fen", "W:Wc3,a1:Bd4,f6,h8"],
+        "c3:e5\nquit\n",
+    ));
+    assert!(
+        out.contains("White> c3:e5\nc3:e5 is not a move: the capture goes on from e5 to g7 (c3:e5:g7).\n"),
+        "{out}"
+    );
+}
+
 #[test]
 fn a_whole_english_game_between_two_players_is_recorded() {
     let dir = tempfile::tempdir().unwrap();
@@ -389,6 +411,9 @@ fn the_computer_plays_itself_to_the_end_in_both_variants() {
 #[test]
 fn the_end_of_input_mid_game_keeps_the_record() {
     let dir = tempfile::tempdir().unwrap();
+    // The folder the name goes through must exist: a record that cannot be written is
+    // refused before the game starts.
+    std::fs::create_dir(dir.path().join("sub")).unwrap();
     let out =
         stdout(&play(dir.path(), &["--side", "both", "--record", "sub/../game.pdn"], "11-15\n22-18\n15x22"));
     assert!(
@@ -428,6 +453,58 @@ fn garbage_input_changes_nothing() {
     assert!(out.ends_with("The game is saved in gamerec.txt (unfinished; `checkers play --continue` goes on with it). Goodbye.\n"), "{out}");
     let game = &read_pdn(&record(dir.path(), "gamerec.txt")).unwrap()[0];
     assert_eq!(game.moves().len(), 1);
+}
+
+/// `undo` after an agreed draw (or a resignation) takes back the agreement, not a move.
+#[test]
+fn undo_after_a_draw_or_a_resignation_takes_back_only_that() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = "11-15\n23-19\ndraw\nyes\nundo\n8-11\nresign\nundo\n22-17\nquit\n";
+    let out = stdout(&play(dir.path(), &["--side", "both"], input));
+    assert!(out.contains("> undo\nTook back the draw agreement; play on.\n"), "{out}");
+    assert!(out.contains("Black> 8-11\nBlack plays 8-11.\n"), "{out}");
+    assert!(out.contains("> undo\nTook back the resignation; play on.\n"), "{out}");
+    assert!(out.contains("Red> 22-17\nRed plays 22-17.\n"), "{out}");
+    let game = &read_pdn(&record(dir.path(), "gamerec.txt")).unwrap()[0];
+    assert_eq!(game.moves().len(), 4);
+    assert_eq!(game.result(), PdnResult::Unknown);
+    // Against the computer too: the player is to move again where the draw was agreed.
+    let dir = tempfile::tempdir().unwrap();
+    let out = stdout(&play(dir.path(), &["--level", "1", "--fen", "B:WK18:BK1"], "draw\nundo\nquit\n"));
+    assert!(out.contains("Black> draw\nThe draw is agreed.\n"), "{out}");
+    assert!(out.contains("> undo\nTook back the draw agreement; play on.\n"), "{out}");
+    assert!(out.ends_with("Black to move (you).\nBlack> quit\nGoodbye.\n"), "{out}");
+}
+
+/// A record that cannot be written is refused before the game starts, not after each move.
+#[test]
+fn an_unwritable_record_is_refused_at_the_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = play(dir.path(), &["--side", "both", "--record", "missing/game.pdn"], "11-15\nquit\n");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty(), "{}", String::from_utf8_lossy(&out.stdout));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.starts_with("error: cannot write the record file missing/game.pdn: "), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert!(leftovers.is_empty(), "nothing is left behind");
+    // The check leaves a writable folder as it was.
+    let out = stdout(&play(dir.path(), &["--side", "both", "--record", "game.pdn"], "quit\n"));
+    assert!(out.ends_with("Goodbye.\n"), "{out}");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "no game, no file");
+}
+
+/// Control characters typed (or piped) come back escaped, in the echo of the line and in
+/// the answer: nothing rings the bell or changes the colours.
+#[test]
+fn control_characters_are_shown_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = "\u{7}\u{1b}[31mhi\n11-1\u{7}\n11-15\u{1b}x\nsave a\u{7}.pdn\nquit\n";
+    let out = stdout(&play(dir.path(), &["--side", "both"], input));
+    assert!(!out.chars().any(|c| c.is_control() && c != '\n'), "{out:?}");
+    assert!(out.contains("Black> \\u{7}\\u{1b}[31mhi\nI don't understand `\\u{7}\\u{1b}[31mhi`."), "{out}");
+    assert!(out.contains("`1\\u{7}` is not a square"), "{out}");
+    assert!(out.contains("Saved in a\\u{7}.pdn."), "{out}");
 }
 
 #[test]

@@ -49,7 +49,7 @@ fn moves_a_hint_a_take_back_and_quit() {
     let mut p = start(dir.path(), "pty.pdn");
     p.exp_string("Welcome to English checkers!").unwrap();
     let first = p.exp_string("Black> ").unwrap();
-    assert!(first.contains("\x1b[48;5;94m"), "the board is in colour on a terminal: {first:?}");
+    assert!(first.contains("\x1b[48;5;180m"), "the board is in colour on a terminal: {first:?}");
     let first = plain(&first);
     assert!(first.contains("   Black (b, B): you; 12 pieces\n"), "{first}");
     assert!(first.contains("  |    b     b     b     b |    |     1     2     3     4 |\n"), "{first}");

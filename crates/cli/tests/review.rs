@@ -112,3 +112,32 @@ fn bad_input_is_one_line_and_exit_2() {
         );
     }
 }
+
+/// A binary file is refused in one line, and a game with control bytes in it is left out with
+/// them shown escaped: nothing rings the bell or moves the cursor.
+#[test]
+fn bad_bytes_never_reach_the_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut binary = b"\x7fELF\x02\x01\x01\x00\x00\x07\x1b[2J".to_vec();
+    binary.extend((0..=255u8).cycle().take(4000));
+    std::fs::write(dir.path().join("a.out"), &binary).unwrap();
+    let out = review(dir.path(), &["a.out"], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        text(&out.stderr),
+        "error: a.out is not a text file (it holds NUL bytes); review reads PDN text\n"
+    );
+
+    let games = format!("[Event \"bell\"]\n\n1. 11-15 \u{7}\u{1b}[2J 22-18 *\n\n{GAMES}");
+    std::fs::write(dir.path().join("games.pdn"), games).unwrap();
+    let out = review(dir.path(), &["games.pdn", "--nodes", "2000"], None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains(
+            "left out: PDN game 1 (Event \"bell\"), line 3: move 1... `\\u{7}\\u{1b}` is not a move"
+        ),
+        "{err}"
+    );
+    assert!(!err.chars().any(|c| c.is_control() && c != '\n'), "{err:?}");
+}

@@ -1,14 +1,16 @@
-//! Typed errors of the rules library, one enum per kind of input.
+//! Typed errors of the rules library, one enum per kind of input. The input they quote is
+//! shown escaped and cut (see `shown`).
 
 use thiserror::Error;
 
 use crate::moves::Move;
 use crate::position::{Color, Position};
+use crate::shown::excerpt;
 use crate::square::Square;
 
 /// A variant name that is not one of ours.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("unknown variant `{0}` (expected `english` or `russian`)")]
+#[error("unknown variant `{}` (expected `english` or `russian`)", excerpt(.0))]
 pub struct VariantError(pub String);
 
 /// FEN text that cannot be read at all (a syntax error).
@@ -16,15 +18,15 @@ pub struct VariantError(pub String);
 pub enum FenError {
     #[error("empty FEN")]
     Empty,
-    #[error("FEN side to move must be `W` or `B`, found `{0}`")]
+    #[error("FEN side to move must be `W` or `B`, found `{}`", excerpt(.0))]
     BadTurn(String),
-    #[error("FEN piece list must start with `W` or `B`, found `{0}`")]
+    #[error("FEN piece list must start with `W` or `B`, found `{}`", excerpt(.0))]
     BadColor(String),
     #[error("FEN names the {0} pieces twice")]
     ColorTwice(&'static str),
-    #[error("FEN square `{0}` is not a square (expected 1-32 or a dark square a1-h8)")]
+    #[error("FEN square `{}` is not a square (expected 1-32 or a dark square a1-h8)", excerpt(.0))]
     BadSquare(String),
-    #[error("FEN range `{0}` is not a range of squares")]
+    #[error("FEN range `{}` is not a range of squares", excerpt(.0))]
     BadRange(String),
     #[error("FEN has {0} fields separated by `:`; expected 3 (turn, one side, the other)")]
     FieldCount(usize),

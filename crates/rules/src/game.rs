@@ -13,8 +13,9 @@ use std::fmt;
 
 use thiserror::Error;
 
+use crate::fen::SquareNotation;
 use crate::moves::{Move, MoveList};
-use crate::notation::MoveTextError;
+use crate::notation::{IllegalReason, MoveTextError};
 use crate::position::{Color, Position, Variant};
 use crate::square::SquareSet;
 use crate::two_kings::is_drawn_king_against_king;
@@ -67,6 +68,16 @@ impl Outcome {
             Outcome::Draw { .. } => None,
         }
     }
+
+    /// Whether the players (or a clock) declared this end, rather than the board: an agreed
+    /// draw, a resignation, a loss on time.
+    pub fn is_declared(&self) -> bool {
+        matches!(
+            self,
+            Outcome::Draw { reason: DrawReason::Agreement }
+                | Outcome::Win { reason: WinReason::Resignation | WinReason::Time, .. }
+        )
+    }
 }
 
 impl fmt::Display for Outcome {
@@ -107,8 +118,8 @@ impl fmt::Display for Outcome {
 pub enum GameError {
     #[error("the game is over ({0})")]
     GameOver(Outcome),
-    #[error("{0} is not a legal move here")]
-    IllegalMove(String),
+    #[error("{} is not a legal move here: {reason}", .attempted.to_short(SquareNotation::Numeric))]
+    IllegalMove { attempted: Move, reason: IllegalReason },
     #[error(transparent)]
     MoveText(#[from] MoveTextError),
 }
@@ -175,9 +186,10 @@ impl Game {
             return Err(GameError::GameOver(outcome));
         }
         let position = self.position();
-        let next = position
-            .try_play(&mv)
-            .map_err(|_| GameError::IllegalMove(mv.to_pdn(&position, Default::default())))?;
+        let next = position.try_play(&mv).map_err(|_| GameError::IllegalMove {
+            attempted: mv,
+            reason: position.illegal_reason(mv.from(), mv.to()),
+        })?;
         self.positions.push(next);
         self.moves.push(mv);
         self.outcome = self.decide();
@@ -215,6 +227,15 @@ impl Game {
     /// `color`'s clock ran out: the other side wins.
     pub fn lose_on_time(&mut self, color: Color) -> Result<(), GameError> {
         self.declare(Outcome::Win { winner: color.opponent(), reason: WinReason::Time })
+    }
+
+    /// Takes back a declared end (see [`Outcome::is_declared`]): the game goes on from the
+    /// same position, no move taken back. Returns the end taken back, or `None` when the game
+    /// is not over by a declaration.
+    pub fn withdraw_declaration(&mut self) -> Option<Outcome> {
+        let declared = self.outcome.filter(Outcome::is_declared)?;
+        self.outcome = self.decide();
+        Some(declared)
     }
 
     fn declare(&mut self, outcome: Outcome) -> Result<(), GameError> {

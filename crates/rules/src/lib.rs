@@ -26,6 +26,7 @@ mod notation;
 mod pdn;
 mod perft;
 mod position;
+mod shown;
 mod square;
 mod two_kings;
 
@@ -33,13 +34,14 @@ pub use error::{FenError, FenLoadError, IllegalMove, PositionError, VariantError
 pub use fen::{parse_fen, parse_square, to_fen, to_fen_with, SquareNotation};
 pub use game::{DrawReason, Game, GameError, Outcome, WinReason};
 pub use moves::{Move, MoveList};
-pub use notation::MoveTextError;
+pub use notation::{IllegalReason, MoveTextError};
 pub use pdn::{
     pdn_date, read_pdn, read_pdn_each, read_pdn_game, write_pdn, write_pdn_with, PdnError, PdnErrorKind,
     PdnGame, PdnResult, PdnTagError,
 };
 pub use perft::{perft, perft_divide, Perft, PerftMode, PerftTable};
 pub use position::{Color, Piece, Position, Role, Setup, Variant, MAX_PIECES_PER_SIDE};
+pub use shown::{escape_controls, excerpt};
 pub use square::{Square, SquareIter, SquareSet};
 pub use two_kings::{
     is_drawn_king_against_king, lone_kings_plies_to_capture, lone_kings_result, LoneKingsResult,

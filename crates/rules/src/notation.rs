@@ -10,19 +10,20 @@ use thiserror::Error;
 
 use crate::fen::{parse_square, SquareNotation};
 use crate::moves::Move;
-use crate::position::Position;
+use crate::position::{Color, Position};
+use crate::shown::excerpt;
 use crate::square::Square;
 
 /// Why move text did not name a legal move.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum MoveTextError {
-    #[error("`{0}` is not move text (expected squares such as 11-15 or 9x18x27)")]
+    #[error("`{}` is not move text (expected squares such as 11-15 or 9x18x27)", excerpt(.0))]
     Syntax(String),
-    #[error("`{text}` is not a square")]
+    #[error("`{}` is not a square", excerpt(.text))]
     BadSquare { text: String },
-    #[error("{text} is not a legal move: {reason}")]
-    Illegal { text: String, reason: String },
-    #[error("{text} is ambiguous: it could be {}", candidates.join(" or "))]
+    #[error("{} is not a legal move: {reason}", excerpt(.text))]
+    Illegal { text: String, reason: IllegalReason },
+    #[error("{} is ambiguous: it could be {}", excerpt(.text), candidates.join(" or "))]
     Ambiguous { text: String, candidates: Vec<String> },
 }
 
@@ -159,7 +160,7 @@ impl Position {
         }
         match found.len() {
             1 => Ok(found[0]),
-            0 => Err(MoveTextError::Illegal { text: shown, reason: self.explain_illegal(first, last) }),
+            0 => Err(MoveTextError::Illegal { text: shown, reason: self.illegal_reason(first, last) }),
             _ => Err(MoveTextError::Ambiguous {
                 text: shown,
                 candidates: found.iter().map(|m| m.to_pdn(self, SquareNotation::Numeric)).collect(),
@@ -186,22 +187,20 @@ impl Position {
 
     /// A sentence saying why no legal move goes from `from` to `to`, naming what can be played.
     pub fn explain_illegal(&self, from: Square, to: Square) -> String {
+        self.illegal_reason(from, to).to_string()
+    }
+
+    /// Why no legal move goes from `from` to `to`, with what can be played instead.
+    pub fn illegal_reason(&self, from: Square, to: Square) -> IllegalReason {
         let legal = self.legal_moves();
         let n = SquareNotation::Numeric;
-        let list = |moves: Vec<String>| -> String {
-            match moves.len() {
-                0 => String::new(),
-                1 => moves[0].clone(),
-                _ => format!("{} or {}", moves[..moves.len() - 1].join(", "), moves[moves.len() - 1]),
-            }
-        };
         if legal.is_empty() {
-            return "the game is over: there is no legal move".to_string();
+            return IllegalReason::NoLegalMove;
         }
         match self.piece_at(from) {
-            None => return format!("there is no piece on {from}"),
+            None => return IllegalReason::NoPiece(from),
             Some(p) if p.color != self.turn() => {
-                return format!("the piece on {from} is not yours; {} is to move", self.turn().name())
+                return IllegalReason::NotYours { square: from, to_move: self.turn() }
             }
             _ => {}
         }
@@ -209,26 +208,82 @@ impl Position {
             legal.iter().filter(|m| m.is_capture()).map(|m| m.to_pdn(self, n)).collect();
         let from_here: Vec<&Move> = legal.iter().filter(|m| m.from == from).collect();
         if !captures.is_empty() && from_here.is_empty() {
-            return format!("a capture is compulsory: {}", list(captures));
+            return IllegalReason::CaptureCompulsory { captures };
         }
         if from_here.is_empty() {
-            return format!("the piece on {from} cannot move");
+            return IllegalReason::CannotMove(from);
         }
-        let targets: Vec<String> = {
-            let mut t: Vec<Square> = from_here.iter().map(|m| m.to).collect();
-            t.sort_by_key(|s| s.number());
-            t.dedup();
-            t.iter().map(|s| s.to_string()).collect()
-        };
         if !captures.is_empty() {
             let own: Vec<String> = from_here.iter().map(|m| m.to_pdn(self, n)).collect();
             if own.iter().any(|m| m.starts_with(&format!("{from}x"))) && from_here.iter().any(|m| m.to == to)
             {
-                return format!("that route is not one of the captures: {}", list(own));
+                return IllegalReason::NotOneOfTheCaptures { captures: own };
             }
-            return format!("a capture is compulsory: {}", list(captures));
+            if let Some(unfinished) = self.unfinished_capture(from, to) {
+                return unfinished;
+            }
+            return IllegalReason::CaptureCompulsory { captures };
         }
-        format!("{from} can go to {}", list(targets))
+        let mut targets: Vec<Square> = from_here.iter().map(|m| m.to).collect();
+        targets.sort_by_key(|s| s.number());
+        targets.dedup();
+        IllegalReason::OtherTargets { from, targets }
+    }
+
+    /// When `to` is a stop in the middle of a capture from `from`: where the capture goes on.
+    fn unfinished_capture(&self, from: Square, to: Square) -> Option<IllegalReason> {
+        let mut next = Vec::new();
+        let mut moves = Vec::new();
+        for (mv, route) in self.capture_routes() {
+            let Some(at) = route.iter().position(|s| *s == to) else { continue };
+            if route[0] != from || at == 0 || at + 1 == route.len() {
+                continue;
+            }
+            next.push(route[at + 1]);
+            let text = mv.to_pdn(self, SquareNotation::Numeric);
+            if !moves.contains(&text) {
+                moves.push(text);
+            }
+        }
+        next.sort_by_key(|s| s.number());
+        next.dedup();
+        moves.sort();
+        (!next.is_empty()).then_some(IllegalReason::CaptureGoesOn { at: to, next, moves })
+    }
+}
+
+/// Why no legal move goes from one square to another, and what can be played instead (moves
+/// in PDN long form, squares numbered 1-32).
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum IllegalReason {
+    #[error("the game is over: there is no legal move")]
+    NoLegalMove,
+    #[error("there is no piece on {0}")]
+    NoPiece(Square),
+    #[error("the piece on {square} is not yours; {} is to move", .to_move.name())]
+    NotYours { square: Square, to_move: Color },
+    /// A capture must be made, and this is not one of them.
+    #[error("a capture is compulsory: {}", or_list(.captures))]
+    CaptureCompulsory { captures: Vec<String> },
+    #[error("the piece on {0} cannot move")]
+    CannotMove(Square),
+    /// The start and end are those of a capture, the squares between are not its route.
+    #[error("that route is not one of the captures: {}", or_list(.captures))]
+    NotOneOfTheCaptures { captures: Vec<String> },
+    /// The move ends where its capture has to go on (the first leg of a double jump).
+    #[error("the capture goes on from {at} to {} ({})", or_list(.next), or_list(.moves))]
+    CaptureGoesOn { at: Square, next: Vec<Square>, moves: Vec<String> },
+    #[error("{from} can go to {}", or_list(.targets))]
+    OtherTargets { from: Square, targets: Vec<Square> },
+}
+
+/// `a`, `a or b`, `a, b or c`.
+fn or_list<T: std::fmt::Display>(items: &[T]) -> String {
+    let texts: Vec<String> = items.iter().map(|item| item.to_string()).collect();
+    match texts.split_last() {
+        None => String::new(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
     }
 }
 
@@ -253,6 +308,31 @@ mod tests {
         assert_eq!(m.to_hub(), "11-15");
         let err = p.parse_move("11-14").unwrap_err();
         assert_eq!(err.to_string(), "11-14 is not a legal move: 11 can go to 15 or 16");
+    }
+
+    #[test]
+    fn an_unfinished_capture_is_told_to_go_on() {
+        let p = Position::from_fen(Variant::English, "B:W14,23:B9").unwrap();
+        for text in ["9x18", "9-18", "9 18"] {
+            let Err(MoveTextError::Illegal { reason, .. }) = p.parse_move(text) else { panic!("{text}") };
+            let at = Square::from_number(18).unwrap();
+            let next = vec![Square::from_number(27).unwrap()];
+            assert_eq!(reason, IllegalReason::CaptureGoesOn { at, next, moves: vec!["9x18x27".into()] });
+        }
+        let err = p.parse_move("9x18").unwrap_err();
+        assert_eq!(err.to_string(), "9x18 is not a legal move: the capture goes on from 18 to 27 (9x18x27)");
+        // Two ways on from the same stop; and in Russian, with algebraic squares.
+        let p = Position::from_fen(Variant::English, "B:W14,22,23:B9").unwrap();
+        assert_eq!(
+            p.explain_illegal(Square::from_number(9).unwrap(), Square::from_number(18).unwrap()),
+            "the capture goes on from 18 to 25 or 27 (9x18x25 or 9x18x27)"
+        );
+        let p = Position::from_fen(Variant::Russian, "W:WC3:BD4,F6").unwrap();
+        let err = p.parse_move("c3:e5").unwrap_err();
+        assert_eq!(err.to_string(), "c3:e5 is not a legal move: the capture goes on from 15 to 8 (22x15x8)");
+        // A route that leaves the capture's squares is still refused as before.
+        let err = p.parse_move("c3-b4").unwrap_err();
+        assert!(err.to_string().ends_with("a capture is compulsory: 22x15x8"), "{err}");
     }
 
     #[test]

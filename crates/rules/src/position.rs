@@ -75,8 +75,8 @@ impl FromStr for Variant {
     }
 }
 
-/// A side. White (Red in seed 000) starts on squares 21-32 at the bottom and moves up; Black
-/// starts on 1-12 at the top and moves down.
+/// A side. White (called Red in English checkers) starts on squares 21-32 at the bottom and
+/// moves up; Black starts on 1-12 at the top and moves down.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Color {
     White,

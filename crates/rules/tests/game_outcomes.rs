@@ -4,7 +4,9 @@
 //! leaves the opponent without one) and never repeats a position a third time, so that the
 //! rule under test is the only one that can end the game.
 
-use checkers_rules::{Color, DrawReason, Game, Move, Outcome, Position, Variant, WinReason};
+use checkers_rules::{
+    Color, DrawReason, Game, GameError, IllegalReason, Move, Outcome, Position, Variant, WinReason,
+};
 
 /// The long diagonal a1-h8.
 const LONG_DIAGONAL: [u32; 8] = [29, 25, 22, 18, 15, 11, 8, 4];
@@ -278,6 +280,44 @@ fn agreement_resignation_and_time() {
     let mut g = Game::new(Variant::Russian);
     g.lose_on_time(Color::Black).unwrap();
     assert_eq!(g.outcome().unwrap().to_string(), "White wins: Black ran out of time");
+}
+
+/// A declared end can be taken back, and only a declared one: the board's outcomes stand.
+#[test]
+fn a_declared_end_is_withdrawn_without_a_move() {
+    let mut g = Game::new(Variant::English);
+    g.play_text("11-15").unwrap();
+    g.agree_draw().unwrap();
+    assert_eq!(g.withdraw_declaration(), draw(DrawReason::Agreement));
+    assert_eq!((g.outcome(), g.moves().len()), (None, 1));
+    assert_eq!(g.withdraw_declaration(), None, "nothing left to withdraw");
+    g.resign(Color::White).unwrap();
+    assert!(g.outcome().is_some_and(|o| o.is_declared()));
+    assert!(g.withdraw_declaration().is_some());
+    g.play_text("23-19").unwrap();
+    let mut lost = game(Variant::English, "B:W18:B");
+    assert_eq!(lost.outcome(), Some(Outcome::Win { winner: Color::White, reason: WinReason::NoLegalMove }));
+    assert_eq!(lost.withdraw_declaration(), None);
+    assert!(lost.is_over());
+}
+
+/// A move that is not legal is refused with the move and the reason, as values.
+#[test]
+fn an_illegal_move_is_refused_with_its_reason() {
+    let mut g = game(Variant::English, "B:W14,23:B9,1");
+    let quiet = Position::start(Variant::English).parse_move("11-15").unwrap();
+    let err = g.play(quiet).unwrap_err();
+    let GameError::IllegalMove { attempted, reason } = &err else { panic!("{err:?}") };
+    assert_eq!(*attempted, quiet);
+    assert_eq!(*reason, IllegalReason::NoPiece(quiet.from()));
+    assert_eq!(err.to_string(), "11-15 is not a legal move here: there is no piece on 11");
+    let half = Position::from_fen(Variant::English, "B:W14:B9").unwrap().parse_move("9x18").unwrap();
+    let err = g.play(half).unwrap_err();
+    assert!(
+        matches!(err, GameError::IllegalMove { reason: IllegalReason::CaptureGoesOn { .. }, .. }),
+        "{err}"
+    );
+    assert_eq!(g.moves().len(), 0, "nothing was played");
 }
 
 #[test]

@@ -220,6 +220,25 @@ fn illegal_ambiguous_and_unreadable_moves_name_the_game_and_move() {
     assert_eq!(msg, "PDN game 1, line 2: move 2. `d4-e3` is illegal: 18 can go to 14 or 15");
 }
 
+/// A binary file read as PDN: the errors quote a short excerpt, its control bytes escaped.
+#[test]
+fn bad_input_is_quoted_escaped_and_short() {
+    let binary: String = (0..600u32).map(|i| char::from_u32(i * 7 % 128).unwrap_or('?')).collect();
+    let text = format!("1. \u{7}\u{1b}[2J{binary}");
+    let errors: Vec<String> =
+        read_pdn_each(&text).into_iter().filter_map(|r| r.err()).map(|e| e.to_string()).collect();
+    assert!(!errors.is_empty());
+    for message in &errors {
+        assert!(!message.chars().any(char::is_control), "{message:?}");
+        assert!(message.chars().count() < 400, "{message:?}");
+    }
+    assert!(
+        errors[0].starts_with("PDN game 1, line 1: move 1. `\\u{7}\\u{1b}` is not a move"),
+        "{}",
+        errors[0]
+    );
+}
+
 #[test]
 fn every_syntax_error_has_its_message() {
     let cases: [(&str, &str); 12] = [

@@ -303,6 +303,28 @@ proptest! {
         }
     }
 
+    /// What an error quotes of bad input is shown escaped: no control character reaches the
+    /// message (a terminal would act on it), whatever the text.
+    #[test]
+    fn error_messages_carry_no_control_characters(
+        text in "(\\PC|[\u{0}-\u{1f}\u{7f}\u{9b}\u{202e}]|[0-9x:-]){0,40}"
+    ) {
+        let shows_controls = |message: String| message.chars().any(|c| c.is_control() || c == '\u{202e}');
+        if let Err(e) = Position::from_fen(Variant::English, &text) {
+            prop_assert!(!shows_controls(e.to_string()), "{:?}", e.to_string());
+        }
+        for position in move_text_positions() {
+            if let Err(e) = position.parse_move(&text) {
+                prop_assert!(!shows_controls(e.to_string()), "{:?}", e.to_string());
+            }
+        }
+        for pdn in [text.clone(), format!("[Event \"x\"]\n1. {text}"), format!("[GameType \"{text}\"]\n1. 11-15")] {
+            for error in checkers_rules::read_pdn_each(&pdn).into_iter().filter_map(Result::err) {
+                prop_assert!(!shows_controls(error.to_string()), "{:?}", error.to_string());
+            }
+        }
+    }
+
     /// Near-miss move text: squares (numbers, algebraic, out of range) with any separators.
     /// Accepted text names a legal move that starts on its first square and ends on its last.
     #[test]

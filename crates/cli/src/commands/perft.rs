@@ -20,7 +20,8 @@ use crate::common::PositionArgs;
 pub struct Args {
     #[command(flatten)]
     position: PositionArgs,
-    /// Plies to count.
+    /// Plies to count: at most 28, the deepest count ever published; from 16 on a run takes
+    /// hours or longer, and a warning says so.
     #[arg(long)]
     depth: u32,
     /// First print each root move with the leaves below it.
@@ -43,10 +44,22 @@ const MIN_SUBTREES: usize = 256;
 const MAX_SPLIT_PLIES: u32 = 3;
 /// Runs this deep (and deeper) show a progress bar.
 const PROGRESS_DEPTH: u32 = 11;
+/// The deepest count accepted: 28, the deepest ever published (Aart Bik's perft of English
+/// checkers from the start, every jump route counted, computed on a cluster of machines). It
+/// also nearly fills the 64-bit count (about 1.6e19 of 1.8e19), which a deeper one overflows.
+const MAX_DEPTH: u32 = 28;
+/// Counts this deep and deeper get a warning first: from the English start perft(16) is 1.7e11
+/// leaves (a minute or so with `--hash`, half an hour without), and each ply more takes about
+/// four to five times as long, so depth 20 is days and 28 beyond any one machine.
+const SLOW_DEPTH: u32 = 16;
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    if args.depth > 30 {
-        bail!("--depth {} is beyond reach; perft grows about fivefold a ply", args.depth);
+    if args.depth > MAX_DEPTH {
+        bail!(
+            "--depth {} is beyond reach: perft grows about fivefold a ply, and {MAX_DEPTH} is the deepest count \
+             ever published (from the English start, on a cluster of machines)",
+            args.depth
+        );
     }
     if args.threads == 0 || args.threads > 256 {
         bail!("--threads must be between 1 and 256");
@@ -59,6 +72,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let table = PerftTable::new(args.hash)
         .map_err(|_| anyhow!("--hash {}: cannot allocate that much memory", args.hash))?
         .map(Arc::new);
+    if args.depth >= SLOW_DEPTH {
+        eprintln!(
+            "warning: perft to depth {} can take hours or far longer: each ply takes four to five times as \
+             long as the one before (depth 14 from the English start: about a minute, 5 s with --hash); \
+             Ctrl-C stops it",
+            args.depth
+        );
+    }
     let started = Instant::now();
     let (total, divide) =
         if args.depth == 0 { (1, Vec::new()) } else { count_in_subtrees(&position, &args, mode, table) };

@@ -1,11 +1,12 @@
-//! `checkers play`: the terminal game (seed 000, in today's clothes).
+//! `checkers play`: the terminal game, as the project specifies it: a person against the
+//! computer (or two people at one keyboard) on a board drawn in the terminal.
 //!
 //! The board with `b`/`B` for Black and `r`/`R` (or `w`/`W`) for the other side, the square
 //! names to its right, the last move marked. The player types moves (`11-15`, `11 15`,
 //! `9x18x27`, the short `9x27`, algebraic `c3-d4` in Russian) or commands (`help`, `hint`,
-//! `undo`, `draw`, `resign`, `flip`, `save [FILE]`, `new`, `quit`, `review` once the game is
-//! over); a move that is not legal is refused with the reason and asked for again. The
-//! computer plays at levels 1-9.
+//! `undo`, `draw`, `resign`, `flip`, `moves`, `board`, `save [FILE]`, `new`, `quit`, `review`
+//! once the game is over; see `commands`); a move that is not legal is refused with the
+//! reason and asked for again. The computer plays at levels 1-9.
 //!
 //! Every game goes to a PDN record (`gamerec.txt` unless `--record` says otherwise), written
 //! after every move, after earlier games in the file. Input is read line by line whether or
@@ -15,6 +16,7 @@
 //! which every coloured piece of text resets.
 
 mod board;
+mod commands;
 mod input;
 mod record;
 
@@ -25,19 +27,19 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use anyhow::{bail, Context};
-use checkers_engine::review::{review_game, score_text, tally, Verdict};
-use checkers_engine::{DrawAnswer, Engine, EngineOptions, Level, StopHandle};
+use checkers_engine::{Engine, EngineOptions, Level, StopHandle};
 use checkers_rules::{
-    Color, Game, Move, MoveTextError, Outcome, PdnGame, PdnResult, Position, SquareNotation, Variant,
-    WinReason,
+    escape_controls, excerpt, Color, Game, Move, MoveTextError, Outcome, PdnGame, PdnResult, Position,
+    SquareNotation, Variant, WinReason,
 };
 
 use crate::common::{read_lossy_line, VariantArg};
 use board::{Letters, Style, RESET};
-use input::{numbers_to_algebraic, Input};
+use input::numbers_to_algebraic;
 use record::{pdn_date_today, RecordFile};
 
-/// Where games are recorded unless `--record` says otherwise (seed 000's file).
+/// Where games are recorded unless `--record` says otherwise: the record file the terminal
+/// game keeps by its specification.
 const DEFAULT_RECORD: &str = "gamerec.txt";
 
 /// Nodes the engine searches in each position when it reviews a finished game (about a
@@ -111,7 +113,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         (Some(last), _) => last.game.start(),
         (None, None) => Position::start(variant),
         (None, Some(text)) => {
-            Position::from_fen(variant, text).with_context(|| format!("bad --fen `{text}`"))?
+            Position::from_fen(variant, text).with_context(|| format!("bad --fen `{}`", excerpt(text)))?
         }
     };
     let tagged_level = |color: Color| continued.as_ref().and_then(|last| last.computer_level(color));
@@ -369,38 +371,6 @@ impl<R: BufRead> Session<R> {
         self.say(&line);
     }
 
-    fn help(&self) {
-        let moves = match self.style.variant {
-            Variant::English => {
-                "Moves: the square a piece goes from, then the square it goes to: 11-15 or 11 15.\n\
-                 A capture: 9x18, or a whole jump 9x18x27 (9x27 will do when only one jump\n\
-                 fits). The numbers are on the board to the right. Captures are compulsory."
-            }
-            Variant::Russian => {
-                "Moves: the square a piece goes from, then the square it goes to: c3-d4 or c3 d4\n\
-                 (numbers 1-32 work too). A capture: c3:e5, or the whole route c3:e5:g3\n\
-                 (c3:g3 is enough when there is one such capture). Captures are compulsory."
-            }
-        };
-        self.say(moves);
-        self.say(
-            "Commands:\n  \
-             hint         the computer suggests a move\n  \
-             undo         take back your last move (and the computer's answer)\n  \
-             draw         offer a draw\n  \
-             resign       give up this game\n  \
-             flip         turn the board around\n  \
-             moves        list the legal moves\n  \
-             board        show the board again\n  \
-             review       once the game is over, the engine's verdict on every move\n  \
-             save [FILE]  save the game (it is saved after every move anyway)\n  \
-             new          start a new game\n  \
-             quit         leave (the game stays in the record)",
-        );
-        let record = self.record.lock().unwrap_or_else(|p| p.into_inner());
-        self.say(&format!("Every game is recorded in {} (PDN).", record.name()));
-    }
-
     fn show_board(&mut self) {
         let position = self.game.position();
         let last: Vec<_> = self.game.moves().last().map(|mv| vec![mv.from(), mv.to()]).unwrap_or_default();
@@ -571,75 +541,11 @@ impl<R: BufRead> Session<R> {
             }
             Some(line) => {
                 if self.echo {
-                    self.say(&line);
+                    self.say(&escape_controls(&line));
                 }
                 Some(line)
             }
         }
-    }
-
-    fn leave(&self, why: &str) {
-        self.save_record();
-        let record = self.record.lock().unwrap_or_else(|p| p.into_inner());
-        let saved = if record.has_current_game() {
-            let state = if self.game.is_over() {
-                String::new()
-            } else {
-                let file = match record.name() {
-                    DEFAULT_RECORD => String::new(),
-                    name => format!(" --record {name}"),
-                };
-                format!(" (unfinished; `checkers play --continue{file}` goes on with it)")
-            };
-            format!("The game is saved in {}{state}. ", record.name())
-        } else {
-            String::new()
-        };
-        drop(record);
-        self.say(&format!("{why}{saved}Goodbye."));
-    }
-
-    fn handle(&mut self, line: &str) -> Flow {
-        match Input::parse(line) {
-            Input::Empty => {}
-            Input::Help => self.help(),
-            Input::Board => self.show_board(),
-            Input::Flip => {
-                self.style.flipped = !self.style.flipped;
-                self.show_board();
-            }
-            Input::Moves => self.list_moves(),
-            Input::Hint => self.hint(),
-            Input::Review => self.review(),
-            Input::Undo => self.undo(),
-            Input::Draw => self.offer_draw(),
-            Input::Resign => self.resign(),
-            Input::Save(file) => self.save(file),
-            Input::New => self.new_game(),
-            Input::Quit => {
-                self.leave("");
-                return Flow::Quit;
-            }
-            Input::Move(text) => self.human_moves(&text),
-        }
-        Flow::Continue
-    }
-
-    fn list_moves(&self) {
-        let position = self.game.position();
-        let mut moves: Vec<(u32, String)> = self
-            .game
-            .legal_moves()
-            .iter()
-            .map(|m| (m.from().number(), self.move_text(&position, m)))
-            .collect();
-        if moves.is_empty() {
-            self.say("The game is over: there are no moves.");
-            return;
-        }
-        moves.sort();
-        let list: Vec<String> = moves.into_iter().map(|(_, t)| t).collect();
-        self.say(&format!("Legal moves: {}.", list.join(", ")));
     }
 
     fn human_moves(&mut self, text: &str) {
@@ -662,18 +568,26 @@ impl<R: BufRead> Session<R> {
                 }
             }
             Err(MoveTextError::Illegal { text, reason }) => {
-                self.say(&format!("{} is not a move: {}.", text, self.localize(&reason)));
+                self.say(&format!(
+                    "{} is not a move: {}.",
+                    excerpt(&text),
+                    self.localize(&reason.to_string())
+                ));
             }
             Err(MoveTextError::Ambiguous { text, candidates }) => {
                 let candidates: Vec<String> = candidates.iter().map(|c| self.localize(c)).collect();
-                self.say(&format!("{} could be {}: type the whole route.", text, candidates.join(" or ")));
+                self.say(&format!(
+                    "{} could be {}: type the whole route.",
+                    excerpt(&text),
+                    candidates.join(" or ")
+                ));
             }
             Err(MoveTextError::BadSquare { text }) => {
                 let squares = match self.style.variant {
                     Variant::English => "squares are numbered 1 to 32 (see the board on the right)",
                     Variant::Russian => "squares are the dark ones, a1 to h8 (see the board on the right)",
                 };
-                self.say(&format!("`{text}` is not a square: {squares}."));
+                self.say(&format!("`{}` is not a square: {squares}.", excerpt(&text)));
             }
             Err(MoveTextError::Syntax(_)) => self.one_word(text),
         }
@@ -701,7 +615,7 @@ impl<R: BufRead> Session<R> {
         }
         self.say(&format!(
             "I don't understand `{}`. Type a move such as {}, or `help` for the commands.",
-            text.trim(),
+            excerpt(text.trim()),
             self.example_move()
         ));
     }
@@ -729,196 +643,5 @@ impl<R: BufRead> Session<R> {
             self.say(&format!("{} (computer) plays {shown}{source}.", self.name(position.turn())));
             self.save_record();
         }
-    }
-
-    fn hint(&mut self) {
-        if self.game.is_over() {
-            self.say("The game is over: there is nothing to suggest.");
-            return;
-        }
-        let position = self.game.position();
-        let history = self.history();
-        match checkers_engine::hint(&mut self.engine, &position, &history) {
-            Some(mv) => self.say(&format!("Hint: {}.", self.move_text(&position, &mv))),
-            None => self.say("There is no move to suggest."),
-        }
-    }
-
-    /// The engine's review of the finished game: each mistake and blunder with the move the
-    /// engine would have played, and a count for each side.
-    fn review(&mut self) {
-        if !self.game.is_over() {
-            self.say("The review is for a finished game: play it out or resign first (`hint` suggests a move now).");
-            return;
-        }
-        let moves = self.game.moves();
-        if moves.is_empty() {
-            self.say("There are no moves to review.");
-            return;
-        }
-        let count = if moves.len() == 1 { "1 move".to_string() } else { format!("{} moves", moves.len()) };
-        self.say(&format!("Reviewing {count}…"));
-        let start = self.game.start();
-        let limits = checkers_engine::Limits::nodes(REVIEW_NODES);
-        let reviews = review_game(&mut self.engine, &start, moves, &limits, &mut |_| {});
-        let positions = self.game.positions();
-        // Numbered as the record numbers them: a move number for each pair of plies.
-        let first = start.variant().first_to_move();
-        let first_is_first = start.turn() == first;
-        for (ply, (review, before)) in reviews.iter().zip(positions).enumerate() {
-            let mark = match review.verdict {
-                Verdict::Good => continue,
-                Verdict::Mistake => "?",
-                Verdict::Blunder => "??",
-            };
-            let number = (ply + usize::from(!first_is_first)) / 2 + 1;
-            let dots = if review.mover == first { "." } else { "..." };
-            let best = self.move_text(before, &review.best);
-            self.say(&format!(
-                "  {number}{dots} {}{mark} ({}): {}; {best} kept {}",
-                self.move_text(before, &review.played),
-                self.name(review.mover),
-                score_text(review.score),
-                score_text(review.best_score),
-            ));
-        }
-        let side = |color: Color| {
-            let who = match self.player(color) {
-                Player::Human if self.lone_human().is_some() => " (you)",
-                Player::Computer if self.lone_human().is_some() => " (computer)",
-                _ => "",
-            };
-            tally(&reviews, color).describe(&format!("{}{who}", self.name(color)))
-        };
-        self.say(&format!(
-            "Review ({} thousand nodes a position; ? a mistake, ?? a blunder): {}; {}.",
-            REVIEW_NODES / 1000,
-            side(first),
-            side(first.opponent())
-        ));
-    }
-
-    fn undo(&mut self) {
-        let moves_before = self.game.moves().len();
-        match self.lone_human() {
-            Some(human) => {
-                let positions = self.game.positions();
-                let human_has_moved = positions[..positions.len() - 1].iter().any(|p| p.turn() == human);
-                if !human_has_moved {
-                    self.say("There is no move of yours to take back.");
-                    return;
-                }
-                // Back to the position before the human's last move.
-                while self.game.undo().is_some() && self.game.position().turn() != human {}
-            }
-            None => {
-                if self.game.undo().is_none() {
-                    self.say("There is no move to take back.");
-                    return;
-                }
-            }
-        }
-        let taken = moves_before - self.game.moves().len();
-        self.say(&format!("Took back {taken} move{}.", if taken == 1 { "" } else { "s" }));
-        self.announced = false;
-        self.save_record();
-        self.show_board();
-    }
-
-    fn offer_draw(&mut self) {
-        if self.game.is_over() {
-            self.say("The game is over already.");
-            return;
-        }
-        let position = self.game.position();
-        let offering = position.turn();
-        let accepted = match self.player(offering.opponent()) {
-            Player::Computer => {
-                let history = self.history();
-                match self.level.answer_draw(&mut self.engine, &position, &history, offering.opponent()) {
-                    DrawAnswer::Accept => true,
-                    DrawAnswer::DeclineAhead => {
-                        self.say("The computer declines the draw: it likes its chances. Play on.");
-                        false
-                    }
-                    DrawAnswer::DeclineTooEarly => {
-                        self.say("The computer declines the draw: the game has hardly begun. Play on.");
-                        false
-                    }
-                }
-            }
-            Player::Human => {
-                let other = self.name(offering.opponent());
-                self.say(&format!("{} offers a draw. {other}, do you accept? (yes/no)", self.name(offering)));
-                let answer = self.read_line(&format!("{other}> ")).unwrap_or_default();
-                let yes = matches!(answer.trim().to_ascii_lowercase().as_str(), "y" | "yes");
-                if !yes {
-                    self.say(&format!("{other} declines the draw. Play on."));
-                }
-                yes
-            }
-        };
-        if accepted && self.game.agree_draw().is_ok() {
-            self.say("The draw is agreed.");
-        }
-    }
-
-    fn resign(&mut self) {
-        if self.game.is_over() {
-            self.say("The game is over already.");
-            return;
-        }
-        let color = self.lone_human().unwrap_or(self.game.position().turn());
-        let _ = self.game.resign(color);
-    }
-
-    fn save(&mut self, file: Option<String>) {
-        self.save_record();
-        let name = self.record.lock().unwrap_or_else(|p| p.into_inner()).name().to_string();
-        let Some(file) = file else {
-            if self.game.moves().is_empty() && !self.game.is_over() {
-                self.say("No move has been played yet: there is nothing to save.");
-            } else {
-                self.say(&format!("Saved in {name}."));
-            }
-            return;
-        };
-        let text = self.pdn_text();
-        let written = match self.copies.iter_mut().find(|c| c.is_file(std::path::Path::new(&file))) {
-            Some(copy) => copy.write(&text).map_err(|e| e.to_string()),
-            None => RecordFile::open(std::path::Path::new(&file)).map_err(|e| format!("{e:#}")).and_then(
-                |mut copy| {
-                    let written = copy.write(&text).map_err(|e| e.to_string());
-                    self.copies.push(copy);
-                    written
-                },
-            ),
-        };
-        match written {
-            Ok(()) => self.say(&format!("Saved in {file}.")),
-            Err(e) => self.say(&format!("Could not save in {file}: {e}.")),
-        }
-    }
-
-    fn new_game(&mut self) {
-        if !self.game.is_over() && !self.game.moves().is_empty() {
-            self.say("The unfinished game stays in the record.");
-        }
-        self.save_record();
-        {
-            let mut record = self.record.lock().unwrap_or_else(|p| p.into_inner());
-            if let Err(e) = record.close_game() {
-                let name = record.name().to_string();
-                drop(record);
-                self.say(&format!("Could not read the record {name} back: {e}."));
-            }
-        }
-        self.game = Game::from_position(self.start);
-        self.copies.clear();
-        self.games_started += 1;
-        self.date = pdn_date_today();
-        self.announced = false;
-        self.shown_at = None;
-        self.say(&format!("New game. {} moves first.", self.name(self.start.turn())));
     }
 }

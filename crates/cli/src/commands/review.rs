@@ -59,6 +59,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     } else {
         std::fs::read(&args.file).with_context(|| format!("cannot read {shown}"))?
     };
+    if bytes.contains(&0) {
+        bail!("{shown} is not a text file (it holds NUL bytes); review reads PDN text");
+    }
     let text = String::from_utf8_lossy(&bytes);
     let games = read_pdn_each(&text);
     let chosen: Vec<usize> = match args.game {

@@ -185,47 +185,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 
     let openings = Arc::new(openings);
     let schedule = Arc::new(schedule);
-    let next = Arc::new(AtomicUsize::new(0));
     // A resumed match whose earlier games already decide the test plays no more.
     let decided = args.sprt.is_some_and(|sprt| sprt.verdict(&pairs_of(&earlier)) != SprtVerdict::Continue);
     let halt = Arc::new(AtomicBool::new(decided));
     let (results, inbox) = mpsc::channel::<anyhow::Result<Played>>();
-    let mut workers = Vec::new();
-    for _ in 0..args.concurrency.min(schedule.len()) {
-        let (openings, schedule, next, halt, results) =
-            (openings.clone(), schedule.clone(), next.clone(), halt.clone(), results.clone());
-        let (first, second, setup) = (args.first.clone(), args.second.clone(), setup.clone());
-        let (max_plies, seed) = (args.max_plies, args.seed);
-        workers.push(std::thread::spawn(move || {
-            let worker = || -> anyhow::Result<()> {
-                let mut first_player = players::build(&first, &setup)?;
-                let mut second_player = players::build(&second, &setup)?;
-                loop {
-                    let i = next.fetch_add(1, Ordering::SeqCst);
-                    if i >= schedule.len() || halt.load(Ordering::SeqCst) {
-                        return Ok(());
-                    }
-                    let pairing = schedule[i];
-                    let names = (first.to_string(), second.to_string());
-                    let played = play_game(
-                        variant,
-                        &openings[pairing.opening],
-                        pairing,
-                        (first_player.as_mut(), second_player.as_mut()),
-                        &names,
-                        max_plies,
-                        seed.wrapping_add(pairing.number as u64),
-                    )?;
-                    if results.send(Ok(played)).is_err() {
-                        return Ok(());
-                    }
-                }
-            };
-            if let Err(e) = worker() {
-                let _ = results.send(Err(e));
-            }
-        }));
-    }
+    let workers = start_workers(&args, &setup, &openings, &schedule, &halt, &results);
     drop(results);
     let interrupted = stop_gently_on_interrupt(halt.clone());
 
@@ -273,13 +237,93 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     for worker in workers {
         let _ = worker.join();
     }
-    let played_now = games.len() - earlier_count;
-    if interrupted.load(Ordering::SeqCst) {
-        println!("Stopped by Ctrl-C after {played_now} of {} games.", schedule.len());
+    let ending = Ending {
+        played_now: games.len() - earlier_count,
+        interrupted: interrupted.load(Ordering::SeqCst),
+        failed: failure.is_some(),
+    };
+    print_ending(&args, (&first_name, &second_name), &schedule, &games, &tally, ending);
+    match failure {
+        Some(e) => Err(e.context("the match stopped")),
+        None => Ok(()),
+    }
+}
+
+/// Starts the threads that play the schedule's games in turn, each with its own pair of
+/// players, sending each finished game (or what stopped the thread) to `results`.
+fn start_workers(
+    args: &Args,
+    setup: &PlayerSetup,
+    openings: &Arc<Vec<Opening>>,
+    schedule: &Arc<Vec<Pairing>>,
+    halt: &Arc<AtomicBool>,
+    results: &mpsc::Sender<anyhow::Result<Played>>,
+) -> Vec<std::thread::JoinHandle<()>> {
+    let variant: Variant = args.variant.into();
+    let next = Arc::new(AtomicUsize::new(0));
+    let mut workers = Vec::new();
+    for _ in 0..args.concurrency.min(schedule.len()) {
+        let (openings, schedule, next, halt, results) =
+            (openings.clone(), schedule.clone(), next.clone(), halt.clone(), results.clone());
+        let (first, second, setup) = (args.first.clone(), args.second.clone(), setup.clone());
+        let (max_plies, seed) = (args.max_plies, args.seed);
+        workers.push(std::thread::spawn(move || {
+            let worker = || -> anyhow::Result<()> {
+                let mut first_player = players::build(&first, &setup)?;
+                let mut second_player = players::build(&second, &setup)?;
+                loop {
+                    let i = next.fetch_add(1, Ordering::SeqCst);
+                    if i >= schedule.len() || halt.load(Ordering::SeqCst) {
+                        return Ok(());
+                    }
+                    let pairing = schedule[i];
+                    let names = (first.to_string(), second.to_string());
+                    let played = play_game(
+                        variant,
+                        &openings[pairing.opening],
+                        pairing,
+                        (first_player.as_mut(), second_player.as_mut()),
+                        &names,
+                        max_plies,
+                        seed.wrapping_add(pairing.number as u64),
+                    )?;
+                    if results.send(Ok(played)).is_err() {
+                        return Ok(());
+                    }
+                }
+            };
+            if let Err(e) = worker() {
+                let _ = results.send(Err(e));
+            }
+        }));
+    }
+    workers
+}
+
+/// How the match went, for its last lines.
+struct Ending {
+    /// Games played in this run (not those resumed from the file).
+    played_now: usize,
+    interrupted: bool,
+    failed: bool,
+}
+
+/// The last lines: why the match stopped (and which games it has, when it did), the score,
+/// each player's time per move, and where the games are.
+fn print_ending(
+    args: &Args,
+    (first_name, second_name): (&str, &str),
+    schedule: &[Pairing],
+    games: &[Played],
+    tally: &Tally,
+    ending: Ending,
+) {
+    if ending.interrupted {
+        println!("Stopped by Ctrl-C after {} of {} games.", ending.played_now, schedule.len());
     }
     // Games run side by side finish out of order: a stopped match says which ones it has.
-    let stopped = failure.is_some() || interrupted.load(Ordering::SeqCst);
-    if stopped && played_now < schedule.len() {
+    let stopped = ending.failed || ending.interrupted;
+    if stopped && ending.played_now < schedule.len() {
         let finished: std::collections::BTreeSet<usize> = games.iter().map(|g| g.number).collect();
         let missing: Vec<usize> =
             schedule.iter().map(|p| p.number).filter(|n| !finished.contains(n)).collect();
@@ -290,9 +334,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             number_ranges(missing.into_iter())
         );
     }
-    println!("{}", report(&first_name, &second_name, &tally, &pairs_of(&games), args.sprt.as_ref()));
+    println!("{}", report(first_name, second_name, tally, &pairs_of(games), args.sprt.as_ref()));
     let mut thinking = [Thinking::default(); 2];
-    for game in &games {
+    for game in games {
         thinking[0].add(game.thinking[0]);
         thinking[1].add(game.thinking[1]);
     }
@@ -303,10 +347,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     if let Some(path) = &args.pdn {
         println!("PDN: {} games in {}", games.len(), path.display());
-    }
-    match failure {
-        Some(e) => Err(e.context("the match stopped")),
-        None => Ok(()),
     }
 }
 

@@ -23,14 +23,45 @@ pub struct Style {
     pub flipped: bool,
 }
 
-// 256-colour codes: a wooden board, dark squares darker, the last move's squares lit.
-const LIGHT_SQUARE: &str = "\x1b[48;5;223m";
-const DARK_SQUARE: &str = "\x1b[48;5;94m";
-const LAST_MOVE_SQUARE: &str = "\x1b[48;5;136m";
-const BLACK_PIECE: &str = "\x1b[1;38;5;16m";
-const RED_PIECE: &str = "\x1b[1;38;5;160m";
-const WHITE_PIECE: &str = "\x1b[1;38;5;231m";
-const EMPTY_MARK: &str = "\x1b[38;5;137m";
+/// The colours of a board: the squares painted and the pieces' letters, in the 256-colour
+/// palette. The board paints its own squares, so the pieces read the same on light and dark
+/// terminals; colours 16-255 are the same in every xterm-compatible terminal whatever its
+/// theme (only 0-15 follow it). Every piece letter stands out from the squares it can stand
+/// on by a contrast ratio of at least 4.5:1 (WCAG's level for text), worked out from the
+/// xterm palette's RGB values (a test checks it). No one background gives 4.5:1 to black,
+/// red and white letters at once, so each choice of letters has its own board.
+struct Palette {
+    light_square: &'static str,
+    dark_square: &'static str,
+    last_move_square: &'static str,
+    black_piece: &'static str,
+    other_piece: &'static str,
+}
+
+/// Black and red pieces on a maple board: light squares 230 (#ffffd7), dark squares 180
+/// (#d7af87), the last move's squares 151 (#afd7af). Black 16 (#000000) on 180 is 10.4:1, on
+/// 151 13.2:1; dark red 88 (#870000) on 180 is 5.1:1, on 151 6.5:1. (Before: bright red 160
+/// on brown 94 was 1.06:1.)
+const RED_BOARD: Palette = Palette {
+    light_square: "\x1b[48;5;230m",
+    dark_square: "\x1b[48;5;180m",
+    last_move_square: "\x1b[48;5;151m",
+    black_piece: "\x1b[1;38;5;16m",
+    other_piece: "\x1b[1;38;5;88m",
+};
+
+/// Black and white pieces on a rosewood board: light squares 230 (#ffffd7), dark squares 131
+/// (#af5f5f), the last move's squares 29 (#00875f). Black 16 on 131 is 4.6:1, on 29 4.6:1;
+/// white 231 (#ffffff) on 131 is 4.5:1, on 29 4.5:1 (a background between black and white
+/// can give both no more than about 4.6:1).
+const WHITE_BOARD: Palette = Palette {
+    light_square: "\x1b[48;5;230m",
+    dark_square: "\x1b[48;5;131m",
+    last_move_square: "\x1b[48;5;29m",
+    black_piece: "\x1b[1;38;5;16m",
+    other_piece: "\x1b[1;38;5;231m",
+};
+
 const DIM: &str = "\x1b[2m";
 const BOLD: &str = "\x1b[1m";
 pub const RESET: &str = "\x1b[0m";
@@ -66,6 +97,13 @@ impl Style {
         match piece.role {
             Role::Man => man,
             Role::King => man.to_ascii_uppercase(),
+        }
+    }
+
+    fn palette(&self) -> &'static Palette {
+        match self.letters {
+            Letters::Red => &RED_BOARD,
+            Letters::White => &WHITE_BOARD,
         }
     }
 
@@ -107,7 +145,7 @@ impl Style {
             for &(file, rank) in &row {
                 match Square::from_coords(file, rank) {
                     None => {
-                        board.push_str(&self.paint(LIGHT_SQUARE, "   "));
+                        board.push_str(&self.paint(self.palette().light_square, "   "));
                         names.push_str("   ");
                     }
                     Some(sq) => {
@@ -139,19 +177,18 @@ impl Style {
             let c = symbol.unwrap_or('.');
             return if marked { format!("[{c}]") } else { format!(" {c} ") };
         }
-        let background = if marked { LAST_MOVE_SQUARE } else { DARK_SQUARE };
-        let (fg, c) = match piece {
-            None => (EMPTY_MARK, ' '),
+        let palette = self.palette();
+        let background = if marked { palette.last_move_square } else { palette.dark_square };
+        match piece {
+            None => format!("{background}   {RESET}"),
             Some(p) => {
-                let fg = match (p.color, self.letters) {
-                    (Color::Black, _) => BLACK_PIECE,
-                    (Color::White, Letters::Red) => RED_PIECE,
-                    (Color::White, Letters::White) => WHITE_PIECE,
+                let fg = match p.color {
+                    Color::Black => palette.black_piece,
+                    Color::White => palette.other_piece,
                 };
-                (fg, self.letter(p))
+                format!("{background}{fg} {} {RESET}", self.letter(p))
             }
-        };
-        format!("{background}{fg} {c} {RESET}")
+        }
     }
 }
 
@@ -173,6 +210,72 @@ mod tests {
         assert_eq!(lines[5], "  | .     .     .     .    |    | 13    14    15    16    |");
         assert_eq!(lines[9], "  | r     r     r     r    |    | 29    30    31    32    |");
         assert_eq!(lines[11], "   bottom");
+    }
+
+    /// The RGB of a colour of the xterm 256-colour palette (16-255).
+    fn xterm_rgb(code: u32) -> [f64; 3] {
+        if code >= 232 {
+            let v = f64::from(8 + 10 * (code - 232));
+            return [v, v, v];
+        }
+        let steps = [0.0, 95.0, 135.0, 175.0, 215.0, 255.0];
+        let i = (code - 16) as usize;
+        [steps[i / 36], steps[i / 6 % 6], steps[i % 6]]
+    }
+
+    /// WCAG 2 contrast ratio between two palette colours.
+    fn contrast(a: u32, b: u32) -> f64 {
+        let luminance = |code| {
+            let [r, g, b] = xterm_rgb(code).map(|c| {
+                let c = c / 255.0;
+                if c <= 0.039_28 {
+                    c / 12.92
+                } else {
+                    ((c + 0.055) / 1.055).powf(2.4)
+                }
+            });
+            0.2126 * r + 0.7152 * g + 0.0722 * b
+        };
+        let (la, lb) = (luminance(a), luminance(b));
+        (la.max(lb) + 0.05) / (la.min(lb) + 0.05)
+    }
+
+    /// The number after `prefix` up to the next `m`, in an escape sequence of `text`.
+    fn code_after(text: &str, prefix: &str) -> Option<u32> {
+        let start = text.find(prefix)? + prefix.len();
+        text[start..].split('m').next()?.parse().ok()
+    }
+
+    #[test]
+    fn every_piece_stands_out_from_its_square() {
+        let start = Position::start(Variant::Russian);
+        let mv = start.parse_move("c3-d4").unwrap();
+        let after = start.play_unchecked(&mv);
+        for letters in [Letters::Red, Letters::White] {
+            let style = Style { variant: Variant::Russian, letters, colour: true, flipped: false };
+            let board = style.render(&after, &[mv.from(), mv.to()], "", "");
+            let mut cells = 0;
+            for cell in board.split(RESET) {
+                let (Some(bg), Some(fg)) = (code_after(cell, "\x1b[48;5;"), code_after(cell, "\x1b[1;38;5;"))
+                else {
+                    continue;
+                };
+                cells += 1;
+                let ratio = contrast(fg, bg);
+                assert!(ratio >= 4.5, "{letters:?}: colour {fg} on {bg} is {ratio:.2}:1");
+            }
+            assert_eq!(cells, 24, "every piece is drawn in colour, one on the last move's square");
+        }
+        // The escape codes themselves: a red man on a dark square, a black king on the last
+        // move's square, a white man, an empty dark square.
+        let red = Style { variant: Variant::English, letters: Letters::Red, colour: true, flipped: false };
+        let man = |color| Some(Piece { color, role: Role::Man });
+        assert_eq!(red.cell(man(Color::White), false), "\x1b[48;5;180m\x1b[1;38;5;88m r \x1b[0m");
+        let king = Some(Piece { color: Color::Black, role: Role::King });
+        assert_eq!(red.cell(king, true), "\x1b[48;5;151m\x1b[1;38;5;16m B \x1b[0m");
+        let white = Style { letters: Letters::White, ..red };
+        assert_eq!(white.cell(man(Color::White), false), "\x1b[48;5;131m\x1b[1;38;5;231m w \x1b[0m");
+        assert_eq!(white.cell(None, false), "\x1b[48;5;131m   \x1b[0m");
     }
 
     #[test]

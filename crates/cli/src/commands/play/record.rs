@@ -11,7 +11,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::Context;
 use checkers_engine::Level;
-use checkers_rules::{read_pdn_each, Color, PdnGame, PdnResult};
+use checkers_rules::{escape_controls, read_pdn_each, Color, PdnGame, PdnResult};
 
 use crate::common::side_tag;
 
@@ -29,9 +29,10 @@ pub struct RecordFile {
 }
 
 impl RecordFile {
-    /// Opens a record: reads what the file already holds (nothing if it does not exist).
+    /// Opens a record: reads what the file already holds (nothing if it does not exist), and
+    /// makes sure it can be written.
     pub fn open(path: &Path) -> anyhow::Result<RecordFile> {
-        let shown = path.display().to_string();
+        let shown = escape_controls(&path.display().to_string()).into_owned();
         let path = resolve(path);
         let earlier = match fs::read(&path) {
             Ok(bytes) => bytes,
@@ -41,6 +42,8 @@ impl RecordFile {
         if path.is_dir() {
             anyhow::bail!("the record file {shown} is a folder");
         }
+        // Found now rather than after the first move: the record is written the same way.
+        check_writable(&path).with_context(|| format!("cannot write the record file {shown}"))?;
         Ok(RecordFile { path, shown, earlier, written: false })
     }
 
@@ -203,12 +206,25 @@ fn resolve(path: &Path) -> PathBuf {
     }
 }
 
+/// The temporary file a new version of `path` is written to before it is renamed over it.
+fn temporary_beside(path: &Path) -> PathBuf {
+    let folder = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let file_name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    folder.join(format!(".{file_name}.{}.tmp", std::process::id()))
+}
+
+/// Whether the file can be written as [`write_replacing`] writes it: creates its temporary
+/// file and removes it again.
+fn check_writable(path: &Path) -> io::Result<()> {
+    let temporary = temporary_beside(path);
+    fs::File::create(&temporary)?;
+    fs::remove_file(&temporary)
+}
+
 /// Replaces a file's contents in one step: writes a temporary file beside it, then renames it
 /// over the old one (keeping the old one's permissions).
 fn write_replacing(path: &Path, contents: &[u8]) -> io::Result<()> {
-    let folder = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let file_name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let temporary = folder.join(format!(".{file_name}.{}.tmp", std::process::id()));
+    let temporary = temporary_beside(path);
     let result = (|| {
         let mut file = fs::File::create(&temporary)?;
         file.write_all(contents)?;

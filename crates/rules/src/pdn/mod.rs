@@ -1,0 +1,28 @@
+//! PDN games: reading and writing whole games (tags, start position, moves, comments, result).
+//!
+//! One concern per file: [`game`] the game model (what a game keeps, and what its results
+//! mean), [`reader`] and its [`lexer`] reading PDN text as files in the wild write it,
+//! [`writer`] writing the one canonical form, and [`error`] what can be wrong in the text.
+//!
+//!
+//! ```
+//! use checkers_rules::{read_pdn, Color, PdnResult};
+//! let games = read_pdn("[Event \"Club\"]\n1. 11-15 23-19 2. 8-11 22-17 1-0").unwrap();
+//! assert_eq!(games[0].moves().len(), 4);
+//! assert_eq!(games[0].result(), PdnResult::Win(Color::Black));
+//! assert_eq!(
+//!     games[0].to_pdn(),
+//!     "[Event \"Club\"]\n[Result \"1-0\"]\n[GameType \"21\"]\n\n1. 11-15 23-19 2. 8-11 22-17 1-0\n"
+//! );
+//! ```
+
+mod error;
+mod game;
+mod lexer;
+mod reader;
+mod writer;
+
+pub use error::{PdnError, PdnErrorKind, PdnTagError};
+pub use game::{pdn_date, PdnGame, PdnResult};
+pub use reader::{read_pdn, read_pdn_each, read_pdn_game};
+pub use writer::{write_pdn, write_pdn_with};
