@@ -1,8 +1,8 @@
-//! The command-line contract of `checkers moves` and `checkers perft` (DESIGN.md), through the
+//! The command-line contract of `checkers moves` and `checkers perft` (docs/protocol.md, "The command line"), through the
 //! real binary: exact outputs, the Hub and algebraic forms, `--divide` lines, and bad input
 //! answered with one line on standard error and exit code 2.
 //!
-//! The expected lists are worked out by hand from RULES.md (the same positions as the rules
+//! The expected lists are worked out by hand from docs/rules.md (the same positions as the rules
 //! library's named tests, where the reasoning is written out).
 
 use std::process::{Command, Output};

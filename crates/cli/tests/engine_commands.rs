@@ -1,5 +1,5 @@
 //! `checkers analyse` and `checkers bench` through the real binary: the output formats of
-//! DESIGN.md, and one line on stderr with exit code 2 for bad input.
+//! docs/protocol.md ("The command line"), and one line on stderr with exit code 2 for bad input.
 
 use std::process::{Command, Output};
 

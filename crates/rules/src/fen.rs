@@ -12,7 +12,7 @@ use crate::square::Square;
 /// How squares are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum SquareNotation {
-    /// 1-32, as in the numbered diagram of RULES.md.
+    /// 1-32, as in the numbered diagram of docs/rules.md.
     #[default]
     Numeric,
     /// a1-h8, as Russian players write.

@@ -6,7 +6,7 @@
 //! repetition; the variant's move-count rules. Agreement, resignation and loss on time are
 //! declared by the players (or a clock) rather than found on the board.
 //!
-//! Move counts follow RULES.md: "N moves" means N moves of each side (2N plies), except the
+//! Move counts follow docs/rules.md: "N moves" means N moves of each side (2N plies), except the
 //! three-kings rule, which counts the stronger side's own moves.
 
 use std::fmt;

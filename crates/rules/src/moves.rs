@@ -6,7 +6,7 @@ use crate::square::{Square, SquareSet};
 
 /// A legal move: its start and end squares, the set of pieces it captures, and whether the
 /// moving man is crowned. Two jump routes that agree on all four are the same move
-/// (RULES.md, "Moves, positions and perft").
+/// (docs/rules.md, "Moves and move text" and "Perft: counting moves").
 ///
 /// A `Move` is built only by the move generator (or by parsing text against a position, which
 /// looks the move up among the legal ones), so holding one means it was legal somewhere.

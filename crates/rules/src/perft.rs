@@ -21,7 +21,7 @@ use crate::position::{Color, Position, Variant};
 /// What perft counts as one move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum PerftMode {
-    /// Moves as RULES.md defines them (start, end, captured set, crowning).
+    /// Moves as docs/rules.md defines them (start, end, captured set, crowning).
     #[default]
     Moves,
     /// Every distinct jump route (OEIS A133046 for English).

@@ -64,7 +64,7 @@ fn check_position(position: &Position) -> Result<usize, String> {
         let key = RefMove::of(mv);
         let shown = || format!("move {} in {}", key.hub(), context());
 
-        // PDN long form, numeric: a real route of this move, written by the RULES.md convention.
+        // PDN long form, numeric: a real route of this move, written by the convention of docs/rules.md.
         let text = mv.to_pdn(position, SquareNotation::Numeric);
         if mv.is_capture() {
             let routes = &expected.capture_texts[&key];

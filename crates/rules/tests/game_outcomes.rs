@@ -1,4 +1,4 @@
-//! Every win and draw rule of RULES.md, each on a hand-built position.
+//! Every win and draw rule of docs/rules.md, each on a hand-built position.
 //!
 //! Count rules are driven by a deterministic walk that never allows a capture (each move
 //! leaves the opponent without one) and never repeats a position a third time, so that the

@@ -93,7 +93,7 @@ fn published_perft_figures_from_the_data_file() {
     }
 }
 
-/// The data file holds every figure RULES.md publishes for our variants.
+/// The data file holds every published figure docs/rules.md gives for our variants.
 #[test]
 fn data_file_holds_every_published_figure() {
     let cases = read_cases();

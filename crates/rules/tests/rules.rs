@@ -1,4 +1,4 @@
-//! One named test per move rule of RULES.md, each on a hand-built position with the exact
+//! One named test per move rule of docs/rules.md, each on a hand-built position with the exact
 //! list of legal moves (long PDN form, sorted as strings, as `checkers moves` prints them).
 //!
 //! Every expected list was worked out from the rules by hand; the comment above each gives the
@@ -73,7 +73,7 @@ fn square(n: u32) -> Square {
 // ------------------------------------------------------------------------------------------
 // Board and notation
 
-/// The numbered diagram of RULES.md, read row by row from the top: numbers sit on the dark
+/// The numbered diagram of docs/rules.md, read row by row from the top: numbers sit on the dark
 /// squares, which are the even-indexed columns on odd rows from the top and the odd ones on
 /// even rows (rank 8 starts with a light square).
 #[test]
@@ -249,7 +249,7 @@ fn russian_king_must_land_where_capture_continues() {
 
 /// King a1 (29) takes c3 (22) and may stop on d4 (18) or e5 (15), from both of which it goes
 /// on over f6 (11) to g7 (8) or h8 (4). Two moves, each with two routes; the long form names
-/// d4, the square just beyond the first piece (RULES.md, FMJD PDN rule).
+/// d4, the square just beyond the first piece (docs/rules.md, the FMJD PDN rule).
 #[test]
 fn russian_king_going_on_straight_is_written_just_beyond_the_first_piece() {
     assert_moves(Russian, "W:WK29:B11,22", &["29x18x4", "29x18x8"]);
@@ -293,7 +293,7 @@ fn russian_promoted_man_without_further_capture_ends_as_king() {
 }
 
 // ------------------------------------------------------------------------------------------
-// Moves as RULES.md counts them
+// Moves as docs/rules.md counts them
 
 /// English king g1 (32) takes f2 (27) to e3 (23), then goes round e5 either way (over f4, f6,
 /// d6, d4 or the reverse) back to e3. Both routes take the same pieces and end on the same

@@ -1,4 +1,4 @@
-//! A deliberately simple reference move generator, written straight from RULES.md.
+//! A deliberately simple reference move generator, written straight from docs/rules.md.
 //!
 //! It shares no code with the library: a plain 8x8 array of cells, coordinates as
 //! `(file, rank)` pairs, and plain recursion over jumps. The only contact with the library is
@@ -17,7 +17,7 @@ pub type Coord = (i32, i32);
 
 const ALL_DIRECTIONS: [Coord; 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
 
-/// A move as RULES.md defines it: start, end, captured set (square numbers, ascending), and
+/// A move as docs/rules.md defines it: start, end, captured set (square numbers, ascending), and
 /// whether the piece ends as a newly crowned king.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct RefMove {
@@ -60,7 +60,7 @@ pub struct Generated {
     /// The legal moves.
     pub moves: BTreeSet<RefMove>,
     /// For each capture move, the texts (square numbers joined by `x`) of its routes, written
-    /// by the RULES.md convention: every square the piece stops on, except that where a
+    /// by the convention of docs/rules.md: every square the piece stops on, except that where a
     /// flying king goes on capturing in the same direction the stop named is the square just
     /// beyond the piece it captured.
     pub capture_texts: BTreeMap<RefMove, BTreeSet<String>>,
