@@ -123,7 +123,8 @@ pub async fn start(config: &Config) -> anyhow::Result<Running> {
     let (shutdown, stopped) = oneshot::channel::<()>();
     let app = web::router(registry.clone());
     let task = tokio::spawn(async move {
-        axum::serve(listener, app)
+        // Each connection knows its peer's address: limits and fair shares are per client address.
+        axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
             .with_graceful_shutdown(async {
                 let _ = stopped.await;
             })

@@ -1,11 +1,12 @@
 //! HTTP: the embedded web page, PDN downloads, reviews of finished games and the engine's
 //! lines in their positions, the list of games, and the WebSocket door.
 
+use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::extract::rejection::QueryRejection;
 use axum::extract::ws::WebSocketUpgrade;
-use axum::extract::{Path, Query, State};
+use axum::extract::{ConnectInfo, Path, Query, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -149,13 +150,17 @@ async fn list_games(State(registry): State<Arc<Registry>>) -> Response {
     }
 }
 
-async fn websocket(State(registry): State<Arc<Registry>>, upgrade: WebSocketUpgrade) -> Response {
+async fn websocket(
+    State(registry): State<Arc<Registry>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    upgrade: WebSocketUpgrade,
+) -> Response {
     upgrade
         // The default 128 KiB read buffer is zeroed on every read; our messages are small.
         .read_buffer_size(READ_BUFFER)
         .max_message_size(MAX_FRAME)
         .max_frame_size(MAX_FRAME)
-        .on_upgrade(move |socket| serve_socket(socket, registry))
+        .on_upgrade(move |socket| serve_socket(socket, registry, peer.ip()))
 }
 
 #[cfg(test)]

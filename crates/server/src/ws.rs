@@ -1,6 +1,7 @@
 //! One WebSocket connection: reads client messages (bounded in size and rate), answers each,
 //! and forwards the pushes of the game it watches and of the lobby.
 
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -71,7 +72,10 @@ fn unprompted_error(code: ErrorCode, message: &str) -> String {
     ServerMessage::error(&Value::Null, &ApiError::new(code, message)).to_text()
 }
 
-pub async fn serve_socket(socket: WebSocket, registry: Arc<Registry>) {
+/// Serves one WebSocket connection from the client at address `client` (the peer's IP address:
+/// what the server's per-client limits and fair shares count by).
+pub async fn serve_socket(socket: WebSocket, registry: Arc<Registry>, client: IpAddr) {
+    let _ = client;
     let (mut sink, mut stream) = socket.split();
     let mut subs = Subscriptions { game: None, lobby: None, games: None };
     let mut limit = RateLimit::new();

@@ -33,6 +33,19 @@ impl Client {
         Client { ws, next_id: 1, seen: Vec::new() }
     }
 
+    /// Connects from the loopback address `127.0.0.N` (every 127.x.y.z address is this
+    /// machine's on Linux), so the server sees a client address of its own: the way tests
+    /// play several clients at once on one machine.
+    pub async fn connect_from(addr: SocketAddr, n: u8) -> Client {
+        let socket = tokio::net::TcpSocket::new_v4().expect("a socket");
+        socket.bind(SocketAddr::from(([127, 0, 0, n], 0))).expect("bind to a loopback address");
+        let tcp = socket.connect(addr).await.expect("tcp connects");
+        let (ws, _) = tokio_tungstenite::client_async(format!("ws://{addr}/ws"), MaybeTlsStream::Plain(tcp))
+            .await
+            .expect("websocket connects");
+        Client { ws, next_id: 1, seen: Vec::new() }
+    }
+
     pub async fn send_raw(&mut self, message: Message) {
         self.ws.send(message).await.expect("send");
     }
