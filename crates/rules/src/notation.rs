@@ -101,18 +101,33 @@ fn canonical_route(mut route: Vec<Square>, mv: &Move) -> Vec<Square> {
     route
 }
 
-/// The squares named by move text and whether it used capture separators.
+/// Whether `c` may separate two squares of move text.
+fn is_separator(c: char) -> bool {
+    matches!(c, '-' | 'x' | 'X' | ':') || c.is_whitespace()
+}
+
+/// The squares named by move text: squares, each two separated by one separator (`-`, `x`,
+/// `:`, spaces, or one of the three with spaces around it). Nothing may come before the first
+/// square or after the last: `-1-5` and `1--5` are not `1-5`.
 fn tokens(text: &str) -> Result<Vec<Square>, MoveTextError> {
-    let t = text.trim();
-    if t.is_empty() {
-        return Err(MoveTextError::Syntax(text.to_string()));
+    let syntax = || MoveTextError::Syntax(text.to_string());
+    let mut rest = text.trim();
+    let mut parts: Vec<&str> = Vec::new();
+    while !rest.is_empty() {
+        let end = rest.find(is_separator).unwrap_or(rest.len());
+        if end == 0 {
+            return Err(syntax());
+        }
+        parts.push(&rest[..end]);
+        let after = rest[end..].trim_start();
+        let after = after.strip_prefix(['-', 'x', 'X', ':']).unwrap_or(after).trim_start();
+        if after.is_empty() && end < rest.len() {
+            return Err(syntax()); // a separator after the last square
+        }
+        rest = after;
     }
-    let parts: Vec<&str> = t
-        .split(|c: char| c == '-' || c == 'x' || c == 'X' || c == ':' || c.is_whitespace())
-        .filter(|p| !p.is_empty())
-        .collect();
     if parts.len() < 2 {
-        return Err(MoveTextError::Syntax(text.to_string()));
+        return Err(syntax());
     }
     parts
         .iter()
@@ -308,6 +323,17 @@ mod tests {
         assert_eq!(m.to_hub(), "11-15");
         let err = p.parse_move("11-14").unwrap_err();
         assert_eq!(err.to_string(), "11-14 is not a legal move: 11 can go to 15 or 16");
+    }
+
+    #[test]
+    fn move_text_is_squares_with_one_separator_between_each_two() {
+        let p = Position::start(Variant::English);
+        for text in ["11-15", "11x15", "11:15", "11 15", " 11 - 15 ", "11 x15", "11\t15"] {
+            assert_eq!(p.parse_move(text).map(|m| m.to_hub()), Ok("11-15".to_string()), "{text}");
+        }
+        for text in ["-11-15", "11-15-", "11--15", "11-x15", "x11-15", "11-15 -", ":11:15", "-", "11"] {
+            assert_eq!(p.parse_move(text), Err(MoveTextError::Syntax(text.to_string())), "{text}");
+        }
     }
 
     #[test]
