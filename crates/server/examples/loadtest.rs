@@ -168,6 +168,27 @@ async fn player(
     Ok(confirmed)
 }
 
+/// A WebSocket to the server for game `index`'s players. A server on this machine's IPv4
+/// loopback is connected to from 127.0.x.y, sixteen games to an address (every 127.x.y.z is
+/// this machine's on Linux), so that its cap on connections per client address does not bind.
+async fn connect(addr: SocketAddr, index: u64) -> anyhow::Result<Socket> {
+    let tcp = if addr.ip().is_loopback() && addr.is_ipv4() {
+        let socket = tokio::net::TcpSocket::new_v4()?;
+        let n = index / 16;
+        socket.bind(SocketAddr::from(([127, 0, (n / 250) as u8, (2 + n % 250) as u8], 0)))?;
+        socket.connect(addr).await?
+    } else {
+        tokio::net::TcpStream::connect(addr).await?
+    };
+    // No Nagle delay and a small read buffer (the default 128 KiB is zeroed on every read), as
+    // a browser does.
+    tcp.set_nodelay(true)?;
+    let config = Some(WebSocketConfig::default().read_buffer_size(16 * 1024));
+    let url = format!("ws://{addr}/ws");
+    let stream = tokio_tungstenite::MaybeTlsStream::Plain(tcp);
+    Ok(tokio_tungstenite::client_async_with_config(url, stream, config).await?.0)
+}
+
 async fn one_game(
     addr: SocketAddr,
     o: Arc<Options>,
@@ -175,15 +196,9 @@ async fn one_game(
     connecting: Arc<Semaphore>,
     stats: Arc<Mutex<Stats>>,
 ) -> anyhow::Result<(String, Vec<(u64, String)>)> {
-    let url = format!("ws://{addr}/ws");
     let (mut a, mut b) = {
         let _permit = connecting.acquire().await?;
-        // A small read buffer (the default 128 KiB is zeroed on every read) and no Nagle delay,
-        // as a browser does.
-        let config = Some(WebSocketConfig::default().read_buffer_size(16 * 1024));
-        let (a, _) = tokio_tungstenite::connect_async_with_config(&url, config, true).await?;
-        let (b, _) = tokio_tungstenite::connect_async_with_config(&url, config, true).await?;
-        (a, b)
+        (connect(addr, index).await?, connect(addr, index).await?)
     };
     let created = request(
         &mut a,
@@ -235,9 +250,13 @@ async fn main() -> anyhow::Result<()> {
         (Some(addr), Some(db)) => (addr.parse::<SocketAddr>().context("--addr")?, db.clone(), None),
         _ => {
             let db = dir.path().join("load.db").display().to_string();
-            let running =
-                start(&Config { addr: "127.0.0.1:0".into(), db: db.clone(), engine_threads: Some(1) })
-                    .await?;
+            let running = start(&Config {
+                addr: "127.0.0.1:0".into(),
+                db: db.clone(),
+                engine_threads: Some(1),
+                ..Default::default()
+            })
+            .await?;
             (running.addr, db, Some(running))
         }
     };

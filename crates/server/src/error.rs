@@ -43,6 +43,8 @@ pub enum ErrorCode {
     BadPly,
     /// HTTP only: too many reviews wait already.
     Busy,
+    /// HTTP only: a page of another site may not open the WebSocket.
+    Forbidden,
 }
 
 /// An error reply: a stable code and a sentence for people.
@@ -76,6 +78,10 @@ impl ApiError {
     }
     pub fn draw_declined() -> ApiError {
         ApiError::new(ErrorCode::DrawDeclined, "the computer declines the draw")
+    }
+    /// Too many requests from one client: the HTTP endpoints' and the review queue's limits.
+    pub fn rate_limited(message: impl Into<String>) -> ApiError {
+        ApiError::new(ErrorCode::RateLimited, message)
     }
     pub fn busy() -> ApiError {
         ApiError::new(ErrorCode::Busy, "the engine is busy with other reviews: try again in a minute")

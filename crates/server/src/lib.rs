@@ -22,7 +22,9 @@
 //! | [`protocol`] | the wire format: client and server messages, the HTTP API's JSON bodies |
 //! | [`error`] | the error replies: [`ErrorCode`] and [`ApiError`] |
 //! | `ws` | one WebSocket connection: limits on size and rate, answers, pushes |
-//! | `web` | the HTTP routes and the embedded page |
+//! | `web` | the HTTP routes and the embedded page, rate limits, the `Origin` check |
+//! | `serve` | the accept loop: the header-read timeout, the cap on connections per client |
+//! | [`limits`] | what one client may ask: [`Limits`], token buckets, the client's address |
 //! | [`store`] | the database: migrations, group commit, loading games back, errors that never show the password |
 //! | `database_url` | what follows `--db` made a URL, and shown back without its password |
 //! | [`computer`] | the engine's pool of blocking threads |
@@ -36,8 +38,12 @@
 //! `/games/{id}.pdn`; recent and live games at `/api/games`; for a finished game, the engine's
 //! review at `/games/{id}/review` (and as PDN with comments at `/games/{id}/review.pdn`) and
 //! its three best moves in a position at `/games/{id}/lines?ply=N`. Errors are JSON
-//! `{"code", "message"}` with status 404 `not_found`, 409 `not_finished`, 400 `bad_ply` or 503
-//! (`busy`, `unavailable`, `storage`).
+//! `{"code", "message"}` with status 404 `not_found`, 409 `not_finished`, 400 `bad_ply`, 429
+//! `rate_limited` (with `Retry-After`), 403 `forbidden` or 503 (`busy`, `unavailable`,
+//! `storage`). Each client address must send its headers within 10 s, holds at most 64
+//! connections, is rate-limited on the list and the engine's endpoints and holds at most two
+//! places in the review queue; a browser page of another site may not open the WebSocket
+//! (unless its origin is allowed). Every answer says `nosniff`.
 //!
 //! WebSocket: every message is one JSON object with a type field `t`. A client message may
 //! carry an `id`, echoed as `re` in the reply. Clients `create` a game (against the
@@ -52,11 +58,13 @@ mod actor;
 pub mod computer;
 mod database_url;
 pub mod error;
+pub mod limits;
 pub mod live;
 pub mod pdn;
 pub mod protocol;
 pub mod registry;
 mod review;
+mod serve;
 pub mod store;
 pub mod token;
 mod web;
@@ -66,12 +74,12 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use anyhow::Context;
-use axum::serve::ListenerExt;
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
 pub use error::{ApiError, ErrorCode};
+pub use limits::Limits;
 pub use registry::Registry;
 pub use store::Store;
 
@@ -84,6 +92,24 @@ pub struct Config {
     pub db: String,
     /// Engine searches run at once (default: the number of CPUs).
     pub engine_threads: Option<usize>,
+    /// What one client may ask of the server (timeouts, connections, request rates).
+    pub limits: Limits,
+    /// Origins (`https://example.com`) whose pages may open the WebSocket besides the server's
+    /// own: a browser names the page's origin, and a page of another site is refused.
+    pub allowed_origins: Vec<String>,
+}
+
+impl Default for Config {
+    /// What `checkers serve` uses when given no options.
+    fn default() -> Config {
+        Config {
+            addr: "127.0.0.1:8080".into(),
+            db: "checkers.db".into(),
+            engine_threads: None,
+            limits: Limits::default(),
+            allowed_origins: Vec::new(),
+        }
+    }
 }
 
 /// A server running in this process.
@@ -116,19 +142,14 @@ pub async fn start(config: &Config) -> anyhow::Result<Running> {
     let listener =
         TcpListener::bind(&config.addr).await.with_context(|| format!("cannot listen on {}", config.addr))?;
     let addr = listener.local_addr()?;
-    // Moves are small messages that must go out at once, not wait to be coalesced (Nagle).
-    let listener = listener.tap_io(|tcp| {
-        let _ = tcp.set_nodelay(true);
-    });
     let (shutdown, stopped) = oneshot::channel::<()>();
-    let app = web::router(registry.clone());
+    let app = web::router(registry.clone(), &config.limits, &config.allowed_origins);
+    let limits = config.limits.clone();
     let task = tokio::spawn(async move {
-        // Each connection knows its peer's address: limits and fair shares are per client address.
-        axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
-            .with_graceful_shutdown(async {
-                let _ = stopped.await;
-            })
-            .await
+        serve::serve(listener, app, &limits, async {
+            let _ = stopped.await;
+        })
+        .await
     });
     Ok(Running { addr, registry, shutdown, task })
 }

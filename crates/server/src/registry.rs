@@ -4,6 +4,7 @@
 //! reviews and lines of finished games to the review queue (`review`).
 
 use std::collections::{BTreeMap, HashMap};
+use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
@@ -277,9 +278,10 @@ impl Registry {
         Ok(self.send(id, Command::Pdn { reply }, rx).await?.to_pdn())
     }
 
-    /// A finished game as PDN with the engine's review as a comment after each move.
-    pub async fn review_pdn(self: &Arc<Self>, id: &str) -> Result<String, ApiError> {
-        let review = self.reviewed(id).await?;
+    /// A finished game as PDN with the engine's review as a comment after each move. `client`
+    /// (the asker's address) is held to its share of the review queue.
+    pub async fn review_pdn(self: &Arc<Self>, id: &str, client: IpAddr) -> Result<String, ApiError> {
+        let review = self.reviewed(id, client).await?;
         let (reply, rx) = oneshot::channel();
         let mut record = self.send(id, Command::Pdn { reply }, rx).await?;
         for (i, comment) in review.comments.iter().enumerate() {
@@ -289,16 +291,16 @@ impl Registry {
     }
 
     /// The engine's review of a finished game, as JSON (see `docs/protocol.md`).
-    pub async fn review(self: &Arc<Self>, id: &str) -> Result<Arc<str>, ApiError> {
-        Ok(self.reviewed(id).await?.json.clone())
+    pub async fn review(self: &Arc<Self>, id: &str, client: IpAddr) -> Result<Arc<str>, ApiError> {
+        Ok(self.reviewed(id, client).await?.json.clone())
     }
 
     /// The engine's best moves in the position after `ply` moves of a finished game (0: the
     /// start), as JSON (see `docs/protocol.md`); kept once made. Refused while the game is
     /// on, as reviews are, and queued with them.
-    pub async fn lines(self: &Arc<Self>, id: &str, ply: usize) -> Result<Arc<str>, ApiError> {
+    pub async fn lines(self: &Arc<Self>, id: &str, ply: usize, client: IpAddr) -> Result<Arc<str>, ApiError> {
         let record = self.finished_record(id, "a game's positions are analysed once it is over");
-        self.reviews.lines(id, ply, record).await
+        self.reviews.lines(id, ply, client, record).await
     }
 
     /// A finished game's record, for the engine to look at. Refused with `refusal` while the
@@ -313,8 +315,9 @@ impl Registry {
     }
 
     /// A finished game's review, kept once made. Refused while the game is on.
-    async fn reviewed(self: &Arc<Self>, id: &str) -> Result<Arc<Reviewed>, ApiError> {
-        self.reviews.review(id, self.finished_record(id, "a game is reviewed once it is over")).await
+    async fn reviewed(self: &Arc<Self>, id: &str, client: IpAddr) -> Result<Arc<Reviewed>, ApiError> {
+        let record = self.finished_record(id, "a game is reviewed once it is over");
+        self.reviews.review(id, client, record).await
     }
 
     /// Lists the game in the lobby while it waits for an opponent (if it is open), and pushes

@@ -1,10 +1,12 @@
 //! The engine's look at finished games: the review of every move, and the best lines in a
 //! position. Both run on the computer pool one at a time, behind a short queue (reviews take
 //! seconds of a core each, and the computer's moves in games being played must not wait
-//! behind a crowd of them), and both are kept once made, as a finished game no longer changes.
+//! behind a crowd of them) in which each client holds at most a small share of the places, and
+//! both are kept once made, as a finished game no longer changes.
 
 use std::collections::HashMap;
 use std::future::Future;
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 
 use checkers_engine::line_text;
@@ -14,6 +16,7 @@ use tokio::sync::{MutexGuard, Semaphore, SemaphorePermit};
 
 use crate::computer::ComputerPool;
 use crate::error::{ApiError, ErrorCode};
+use crate::limits::{Shares, REVIEWS_PER_CLIENT};
 use crate::protocol::{to_text, BestLine, LinesBody, ReviewBody, ReviewedMove, SideReview};
 use crate::registry::lock;
 
@@ -83,26 +86,61 @@ impl Reviewed {
     }
 }
 
-/// Reviews run one at a time, with a bounded number waiting.
+/// Reviews run one at a time, in the order asked, with a bounded number waiting, and at most
+/// `share` of them from one client: a client asking in a loop cannot fill the queue.
 struct ReviewQueue {
     places: Semaphore,
+    share: usize,
+    /// Places held, by client.
+    held: Shares,
     turn: tokio::sync::Mutex<()>,
 }
 
+/// A client's place in the queue, given back when dropped.
+struct Place<'a> {
+    queue: &'a ReviewQueue,
+    client: IpAddr,
+    _permit: SemaphorePermit<'a>,
+}
+
+impl Drop for Place<'_> {
+    fn drop(&mut self) {
+        self.queue.held.give_back(self.client);
+    }
+}
+
 impl ReviewQueue {
-    fn new(places: usize) -> ReviewQueue {
-        ReviewQueue { places: Semaphore::new(places), turn: tokio::sync::Mutex::new(()) }
+    fn new(places: usize, share: usize) -> ReviewQueue {
+        ReviewQueue {
+            places: Semaphore::new(places),
+            share,
+            held: Shares::default(),
+            turn: tokio::sync::Mutex::new(()),
+        }
     }
 
-    /// A place in the queue, or `busy` when it is full.
-    fn try_place(&self) -> Result<SemaphorePermit<'_>, ApiError> {
-        self.places.try_acquire().map_err(|_| ApiError::busy())
+    /// A place in the queue for `client`: `rate_limited` when it holds its share already,
+    /// `busy` when the queue is full.
+    fn try_place(&self, client: IpAddr) -> Result<Place<'_>, ApiError> {
+        if !self.held.take(client, self.share) {
+            let share = self.share;
+            let refusal =
+                format!("{share} of your reviews or lines already wait or run: ask again once they are done");
+            return Err(ApiError::rate_limited(refusal));
+        }
+        match self.places.try_acquire() {
+            Ok(permit) => Ok(Place { queue: self, client, _permit: permit }),
+            Err(_) => {
+                self.held.give_back(client);
+                Err(ApiError::busy())
+            }
+        }
     }
 
     /// A place in the queue, then the turn once the work ahead is done; both held until the
     /// returned pair is dropped.
-    async fn enter(&self) -> Result<(SemaphorePermit<'_>, MutexGuard<'_, ()>), ApiError> {
-        let place = self.try_place()?;
+    async fn enter(&self, client: IpAddr) -> Result<(Place<'_>, MutexGuard<'_, ()>), ApiError> {
+        let place = self.try_place(client)?;
         Ok((place, self.turn.lock().await))
     }
 }
@@ -132,22 +170,23 @@ impl Reviews {
             computer,
             reviews: Mutex::new(HashMap::new()),
             lines: Mutex::new(HashMap::new()),
-            queue: ReviewQueue::new(REVIEW_QUEUE),
+            queue: ReviewQueue::new(REVIEW_QUEUE, REVIEWS_PER_CLIENT),
         }
     }
 
     /// A finished game's review, made from its `record` unless already kept (the record is
-    /// only read if needed).
+    /// only read if needed); `client` asks, and waits in its share of the queue.
     pub async fn review(
         &self,
         id: &str,
+        client: IpAddr,
         record: impl Future<Output = Result<Game, ApiError>>,
     ) -> Result<Arc<Reviewed>, ApiError> {
         if let Some(known) = lock(&self.reviews).get(id) {
             return Ok(known.clone());
         }
         let game = record.await?;
-        let _turn = self.queue.enter().await?;
+        let _turn = self.queue.enter(client).await?;
         if let Some(known) = lock(&self.reviews).get(id) {
             return Ok(known.clone()); // made while this request waited
         }
@@ -162,11 +201,13 @@ impl Reviews {
     }
 
     /// The engine's best moves in the position after `ply` moves of a finished game (0: the
-    /// start), as JSON, made from the game's `record` unless already kept.
+    /// start), as JSON, made from the game's `record` unless already kept; `client` asks, as
+    /// for a review.
     pub async fn lines(
         &self,
         id: &str,
         ply: usize,
+        client: IpAddr,
         record: impl Future<Output = Result<Game, ApiError>>,
     ) -> Result<Arc<str>, ApiError> {
         let key = (id.to_string(), ply);
@@ -182,7 +223,7 @@ impl Reviews {
         }
         let position = positions[ply];
         positions.truncate(ply);
-        let _turn = self.queue.enter().await?;
+        let _turn = self.queue.enter(client).await?;
         if let Some(known) = lock(&self.lines).get(&key) {
             return Ok(known.clone()); // made while this request waited
         }
@@ -217,14 +258,30 @@ impl Reviews {
 mod tests {
     use super::*;
 
+    fn client(n: u8) -> IpAddr {
+        IpAddr::from([192, 0, 2, n])
+    }
+
     #[test]
     fn a_full_review_queue_refuses_at_once_and_frees_its_places() {
-        let queue = ReviewQueue::new(2);
-        let first = queue.try_place().unwrap();
-        let second = queue.try_place().unwrap();
-        assert_eq!(queue.try_place().err().map(|e| e.code), Some(ErrorCode::Busy));
+        let queue = ReviewQueue::new(2, 2);
+        let first = queue.try_place(client(1)).unwrap();
+        let second = queue.try_place(client(2)).unwrap();
+        assert_eq!(queue.try_place(client(3)).err().map(|e| e.code), Some(ErrorCode::Busy));
         drop(first);
-        assert!(queue.try_place().is_ok());
+        assert!(queue.try_place(client(3)).is_ok());
         drop(second);
+    }
+
+    #[test]
+    fn a_client_past_its_share_is_refused_and_the_other_places_stay_free() {
+        let queue = ReviewQueue::new(4, 2);
+        let mine = [queue.try_place(client(1)).unwrap(), queue.try_place(client(1)).unwrap()];
+        assert_eq!(queue.try_place(client(1)).err().map(|e| e.code), Some(ErrorCode::RateLimited));
+        let others = [queue.try_place(client(2)).unwrap(), queue.try_place(client(3)).unwrap()];
+        drop(mine);
+        assert_eq!(queue.held.held(client(1)), 0, "a client's count goes when its places do");
+        assert!(queue.try_place(client(1)).is_ok());
+        drop(others);
     }
 }

@@ -3,16 +3,19 @@
 
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::extract::rejection::QueryRejection;
 use axum::extract::ws::WebSocketUpgrade;
-use axum::extract::{ConnectInfo, Path, Query, State};
-use axum::http::{header, HeaderValue, StatusCode};
+use axum::extract::{ConnectInfo, Path, Query, Request, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::middleware::{from_fn_with_state, map_response, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
 
 use crate::error::{ApiError, ErrorCode};
+use crate::limits::{client_key, Limits, RateLimiter, REVIEW_RETRY};
 use crate::protocol::{to_text, ErrorBody, GamesBody};
 use crate::registry::Registry;
 use crate::ws::{serve_socket, MAX_FRAME};
@@ -31,7 +34,15 @@ const ICON_SVG: &str = include_str!("../../../web/icon.svg");
 const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
                    connect-src 'self' ws: wss:; frame-ancestors 'none'";
 
-pub fn router(registry: Arc<Registry>) -> Router {
+/// The routes; the list and the engine's endpoints are rate-limited per client (`limits`),
+/// and the WebSocket refuses pages of other sites than the server's own and
+/// `allowed_origins`.
+pub fn router(registry: Arc<Registry>, limits: &Limits, allowed_origins: &[String]) -> Router {
+    let engine = Arc::new(RateLimiter::new(limits.engine_requests));
+    let limited = |limiter: &Arc<RateLimiter>, form| {
+        from_fn_with_state(Limited { limiter: limiter.clone(), form }, rate_limit)
+    };
+    let origins = Arc::new(AllowedOrigins::new(allowed_origins));
     Router::new()
         .route("/", get(page))
         .route("/g/{id}", get(page))
@@ -40,13 +51,97 @@ pub fn router(registry: Arc<Registry>) -> Router {
         .route("/style.css", get(|| asset("text/css; charset=utf-8", STYLE_CSS)))
         .route("/icon.svg", get(|| asset("image/svg+xml", ICON_SVG)))
         .route("/games/{file}", get(download_pdn))
-        .route("/games/{id}/review", get(review))
-        .route("/games/{id}/review.pdn", get(review_pdn))
-        .route("/games/{id}/lines", get(lines))
-        .route("/api/games", get(list_games))
+        .route("/games/{id}/review", get(review).layer(limited(&engine, Form::Json)))
+        .route("/games/{id}/review.pdn", get(review_pdn).layer(limited(&engine, Form::Text)))
+        .route("/games/{id}/lines", get(lines).layer(limited(&engine, Form::Json)))
+        .route(
+            "/api/games",
+            get(list_games).layer(limited(&Arc::new(RateLimiter::new(limits.list_requests)), Form::Json)),
+        )
         .route("/healthz", get(|| async { "ok" }))
-        .route("/ws", get(websocket))
+        .route("/ws", get(websocket).layer(from_fn_with_state(origins, check_origin)))
         .with_state(registry)
+        .layer(map_response(nosniff))
+}
+
+/// No reply is to be read as anything but its declared type (an error naming a requested id
+/// is plain text, never HTML).
+async fn nosniff(mut response: Response) -> Response {
+    response.headers_mut().insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    response
+}
+
+/// How an endpoint words its errors: JSON `{"code", "message"}`, or the sentence alone (the
+/// PDN downloads).
+#[derive(Clone, Copy)]
+enum Form {
+    Json,
+    Text,
+}
+
+/// A rate-limited endpoint's limiter, and how it words a refusal.
+#[derive(Clone)]
+struct Limited {
+    limiter: Arc<RateLimiter>,
+    form: Form,
+}
+
+/// Passes a request on if its client has requests left, and answers 429 otherwise.
+async fn rate_limit(
+    State(limited): State<Limited>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    request: Request,
+    next: Next,
+) -> Response {
+    match limited.limiter.check(client_key(peer.ip())) {
+        Ok(()) => next.run(request).await,
+        Err(wait) => {
+            let seconds = whole_seconds(wait);
+            let e = ApiError::rate_limited(format!("too many requests; try again in {seconds} s"));
+            error_reply(&e, limited.form, Some(wait))
+        }
+    }
+}
+
+/// A wait in whole seconds, rounded up, at least one (as `Retry-After` gives it).
+fn whole_seconds(wait: Duration) -> u64 {
+    (wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1)
+}
+
+/// The origins besides the server's own whose pages may open the WebSocket, as browsers send
+/// them (`https://example.com`, lower case, no trailing slash).
+struct AllowedOrigins(Vec<String>);
+
+impl AllowedOrigins {
+    fn new(origins: &[String]) -> AllowedOrigins {
+        AllowedOrigins(origins.iter().map(|o| o.trim().trim_end_matches('/').to_ascii_lowercase()).collect())
+    }
+
+    /// Whether a WebSocket upgrade with these headers may go on: a program that sends no
+    /// `Origin` may; a browser's page may if it comes from this server (the origin's host is
+    /// the `Host` the request was sent to) or from an allowed origin.
+    fn allow(&self, headers: &HeaderMap) -> bool {
+        let Some(origin) = headers.get(header::ORIGIN) else { return true };
+        let Ok(origin) = origin.to_str() else { return false };
+        let origin = origin.to_ascii_lowercase();
+        let host = origin.strip_prefix("http://").or_else(|| origin.strip_prefix("https://"));
+        let same_host = match (host, headers.get(header::HOST).and_then(|h| h.to_str().ok())) {
+            (Some(host), Some(wanted)) => host.eq_ignore_ascii_case(wanted.trim()),
+            _ => false,
+        };
+        same_host || self.0.contains(&origin)
+    }
+}
+
+/// Refuses a WebSocket upgrade from another site's page: its scripts would act with the
+/// visitor's connection (cross-site WebSocket hijacking).
+async fn check_origin(State(origins): State<Arc<AllowedOrigins>>, request: Request, next: Next) -> Response {
+    if origins.allow(request.headers()) {
+        return next.run(request).await;
+    }
+    let message = "pages of other sites may not open this server's WebSocket \
+                   (the server allows others with --allow-origin)";
+    error_reply(&ApiError::new(ErrorCode::Forbidden, message), Form::Json, None)
 }
 
 async fn page() -> Response {
@@ -59,7 +154,6 @@ async fn asset(content_type: &'static str, body: &'static str) -> Response {
     let mut response = body.into_response();
     let headers = response.headers_mut();
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
-    headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     response
 }
@@ -72,8 +166,12 @@ async fn download_pdn(State(registry): State<Arc<Registry>>, Path(file): Path<St
 }
 
 /// A finished game with the engine's review in its comments.
-async fn review_pdn(State(registry): State<Arc<Registry>>, Path(id): Path<String>) -> Response {
-    pdn_download(registry.review_pdn(&id).await, &format!("{id}-review"))
+async fn review_pdn(
+    State(registry): State<Arc<Registry>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    Path(id): Path<String>,
+) -> Response {
+    pdn_download(registry.review_pdn(&id, client_key(peer.ip())).await, &format!("{id}-review"))
 }
 
 fn pdn_download(text: Result<String, ApiError>, name: &str) -> Response {
@@ -89,7 +187,7 @@ fn pdn_download(text: Result<String, ApiError>, name: &str) -> Response {
             }
             response
         }
-        Err(e) => (status_of(&e), format!("{}\n", e.message)).into_response(),
+        Err(e) => error_reply(&e, Form::Text, None),
     }
 }
 
@@ -98,13 +196,33 @@ fn status_of(e: &ApiError) -> StatusCode {
         ErrorCode::NotFound => StatusCode::NOT_FOUND,
         ErrorCode::NotFinished => StatusCode::CONFLICT,
         ErrorCode::BadPly => StatusCode::BAD_REQUEST,
+        ErrorCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
+        ErrorCode::Forbidden => StatusCode::FORBIDDEN,
         _ => StatusCode::SERVICE_UNAVAILABLE,
     }
 }
 
+/// An error as HTTP: the status its code goes with, the body in the endpoint's form, and for a
+/// client going too fast `Retry-After` (`retry_after`, or the review queue's wait).
+fn error_reply(e: &ApiError, form: Form, retry_after: Option<Duration>) -> Response {
+    let mut response = match form {
+        Form::Json => json_body(status_of(e), to_text(&ErrorBody { code: e.code, message: &e.message })),
+        Form::Text => (status_of(e), format!("{}\n", e.message)).into_response(),
+    };
+    if e.code == ErrorCode::RateLimited {
+        let seconds = whole_seconds(retry_after.unwrap_or(REVIEW_RETRY));
+        response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+    }
+    response
+}
+
 /// The engine's review of a finished game, JSON (the page's Review button).
-async fn review(State(registry): State<Arc<Registry>>, Path(id): Path<String>) -> Response {
-    json_reply(registry.review(&id).await)
+async fn review(
+    State(registry): State<Arc<Registry>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    Path(id): Path<String>,
+) -> Response {
+    json_reply(registry.review(&id, client_key(peer.ip())).await)
 }
 
 /// Which position of a finished game `/games/{id}/lines` analyses: the one after `ply` moves.
@@ -116,6 +234,7 @@ struct LinesQuery {
 /// The engine's best lines in a position of a finished game, JSON (the page's review view).
 async fn lines(
     State(registry): State<Arc<Registry>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     Path(id): Path<String>,
     query: Result<Query<LinesQuery>, QueryRejection>,
 ) -> Response {
@@ -123,14 +242,14 @@ async fn lines(
         let message = "give the position as ?ply=N, N the number of moves played before it";
         return json_reply(Err(ApiError::new(ErrorCode::BadPly, message)));
     };
-    json_reply(registry.lines(&id, query.ply).await)
+    json_reply(registry.lines(&id, query.ply, client_key(peer.ip())).await)
 }
 
 /// A JSON text as the body, or the error as `{"code", "message"}` with its status.
 fn json_reply(reply: Result<Arc<str>, ApiError>) -> Response {
     match reply {
         Ok(text) => json_body(StatusCode::OK, text.to_string()),
-        Err(e) => json_body(status_of(&e), to_text(&ErrorBody { code: e.code, message: &e.message })),
+        Err(e) => error_reply(&e, Form::Json, None),
     }
 }
 
@@ -160,7 +279,7 @@ async fn websocket(
         .read_buffer_size(READ_BUFFER)
         .max_message_size(MAX_FRAME)
         .max_frame_size(MAX_FRAME)
-        .on_upgrade(move |socket| serve_socket(socket, registry, peer.ip()))
+        .on_upgrade(move |socket| serve_socket(socket, registry, client_key(peer.ip())))
 }
 
 #[cfg(test)]

@@ -10,9 +10,14 @@ use tokio_tungstenite::tungstenite::Message;
 
 async fn server(dir: &tempfile::TempDir) -> Running {
     let db = dir.path().join("games.db");
-    start(&Config { addr: "127.0.0.1:0".into(), db: db.display().to_string(), engine_threads: Some(1) })
-        .await
-        .expect("server starts")
+    start(&Config {
+        addr: "127.0.0.1:0".into(),
+        db: db.display().to_string(),
+        engine_threads: Some(1),
+        ..Default::default()
+    })
+    .await
+    .expect("server starts")
 }
 
 /// Creates a friend game (the creator plays `color`) and seats a second client.

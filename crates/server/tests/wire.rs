@@ -469,7 +469,12 @@ async fn flood(t: &mut Transcript, addr: SocketAddr) {
 async fn every_message_is_byte_for_byte_as_recorded() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("games.db");
-    let config = Config { addr: "127.0.0.1:0".into(), db: db.display().to_string(), engine_threads: Some(1) };
+    let config = Config {
+        addr: "127.0.0.1:0".into(),
+        db: db.display().to_string(),
+        engine_threads: Some(1),
+        ..Default::default()
+    };
     let running = start(&config).await.expect("server starts");
     let addr = running.addr;
     let mut t = Transcript::default();

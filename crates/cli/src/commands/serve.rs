@@ -12,6 +12,10 @@ pub struct Args {
     /// Engine searches to run at once for computer opponents (default: one per CPU).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
     engine_threads: Option<u16>,
+    /// A site whose pages may also use this server's WebSocket, as its origin
+    /// (`https://example.com`); repeat for several. Pages of the server's own address always may.
+    #[arg(long = "allow-origin", value_name = "ORIGIN")]
+    allow_origins: Vec<String>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -19,5 +23,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         addr: args.addr,
         db: args.db,
         engine_threads: args.engine_threads.map(usize::from),
+        limits: checkers_server::Limits::default(),
+        allowed_origins: args.allow_origins,
     })
 }
