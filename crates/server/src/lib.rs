@@ -52,7 +52,9 @@
 //! `games`, and `ping`. The server answers `seated`, `watching`, `ok`, `rematch`, `pong` or
 //! `error` (with an [`ErrorCode`]), and pushes each watched game's `state`, the `lobby` and
 //! the `games` as they change. Client messages are at most 4096 bytes and rate-limited; a
-//! refused message changes nothing.
+//! refused message changes nothing. Ids are strings of at most 64 bytes or integers within
+//! ±(2^53 - 1). A frame the WebSocket protocol forbids closes the connection with the close
+//! code that says why (1007, 1002, 1009).
 
 mod actor;
 pub mod computer;

@@ -1,6 +1,7 @@
 //! What one client may ask of the server, in one place: how long it has to send a request's
-//! headers, how many connections it may hold open, and how fast it may call the HTTP endpoints
-//! that cost the server work. A client is its address ([`client_key`]).
+//! headers, how many connections it may hold open, how fast it may call the HTTP endpoints
+//! that cost the server work, and how fast it may send WebSocket messages. A client is its
+//! address ([`client_key`]).
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -45,6 +46,12 @@ impl Default for Limits {
     }
 }
 
+/// WebSocket messages a connection may send.
+pub const WS_MESSAGES: Rate = Rate { burst: 40.0, per_second: 20.0 };
+/// A WebSocket client that keeps sending past its allowance this many times is disconnected.
+pub const WS_MAX_STRIKES: u32 = 30;
+/// How long a WebSocket connection that went past its allowance is not read.
+pub const WS_PENALTY: Duration = Duration::from_millis(100);
 /// Reviews and lines one client may have waiting or running at once; past it, its requests are
 /// refused as `rate_limited` (and the queue's other places stay for other clients).
 pub const REVIEWS_PER_CLIENT: usize = 2;

@@ -21,8 +21,11 @@ use crate::store::GameSummary;
 /// Largest client message the protocol accepts, in bytes (larger ones get an error reply;
 /// frames past the transport's own bound close the connection).
 pub const MAX_MESSAGE: usize = 4096;
-/// Longest request id echoed back, in bytes.
+/// Longest request id, in bytes.
 const MAX_ID: usize = 64;
+/// Largest request id in magnitude: every integer up to it comes back exactly, in JSON read
+/// as a double (JavaScript's `Number.MAX_SAFE_INTEGER`).
+const MAX_NUMERIC_ID: u64 = (1 << 53) - 1;
 
 /// A message from a client. Fields that name one of a few choices are [`Choice`]s.
 #[derive(Debug, Deserialize)]
@@ -204,14 +207,14 @@ impl Choices for VariantName {
     }
 }
 
-/// Reads one client message. Returns the request id to echo as `re` (a number or a short
-/// string; otherwise null) with the message, or with the refusal of a message that is too
-/// long, not JSON, or not one the protocol knows.
+/// Reads one client message. Returns the request id to echo as `re` (null when it has none)
+/// with the message, or with the refusal of a message that is too long, not JSON, not one the
+/// protocol knows, or whose id is not one ([`request_id`]).
 pub fn read_client_message(text: &str) -> (Value, Result<ClientMessage, ApiError>) {
     if text.len() > MAX_MESSAGE {
         let refusal =
             ApiError::new(ErrorCode::TooLarge, format!("messages are limited to {MAX_MESSAGE} bytes"));
-        return (Value::Null, Err(refusal));
+        return (peek_request_id(text), Err(refusal));
     }
     let mut value: Value = match serde_json::from_str(text) {
         Ok(v) => v,
@@ -220,14 +223,71 @@ pub fn read_client_message(text: &str) -> (Value, Result<ClientMessage, ApiError
     let Some(object) = value.as_object_mut() else {
         return (Value::Null, Err(ApiError::bad_request("a message is a JSON object with a field `t`")));
     };
-    let re = match object.remove("id") {
-        Some(v @ Value::Number(_)) => v,
-        Some(Value::String(s)) if s.len() <= MAX_ID => Value::String(s),
-        _ => Value::Null,
+    let re = match request_id(object.remove("id")) {
+        Ok(re) => re,
+        Err(refusal) => return (Value::Null, Err(refusal)),
     };
     let message =
         serde_json::from_value(value).map_err(|e| ApiError::bad_request(format!("bad message: {e}")));
     (re, message)
+}
+
+/// A message's `id` as it is echoed (null for none), or the refusal of an id that could not
+/// come back as sent: ids are strings of at most 64 bytes, or integers of at most 2^53 - 1 in
+/// magnitude (beyond it, or with a fraction, a client reading JSON numbers as doubles, as
+/// JavaScript does, would not find its id in the reply).
+pub fn request_id(id: Option<Value>) -> Result<Value, ApiError> {
+    match id {
+        None | Some(Value::Null) => Ok(Value::Null),
+        Some(Value::String(s)) if s.len() <= MAX_ID => Ok(Value::String(s)),
+        Some(Value::Number(n)) if n.as_i64().is_some_and(|n| n.unsigned_abs() <= MAX_NUMERIC_ID) => {
+            Ok(Value::Number(n))
+        }
+        Some(_) => Err(ApiError::bad_request(format!(
+            "`id` is a string of at most {MAX_ID} bytes or a whole number from -{MAX_NUMERIC_ID} to \
+             {MAX_NUMERIC_ID}"
+        ))),
+    }
+}
+
+/// The `id` of a message that is not read whole (too long, or past the rate limit), to echo in
+/// its refusal: found when the message is a JSON object whose `id` key comes within its first
+/// [`MAX_MESSAGE`] bytes; null otherwise, or when the id is not one.
+pub fn peek_request_id(text: &str) -> Value {
+    let mut end = text.len().min(MAX_MESSAGE);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let mut found = None;
+    // The look stops with an error at the id or at the end of the bounded start: only what
+    // was found counts.
+    let _ = serde::Deserializer::deserialize_map(
+        &mut serde_json::Deserializer::from_str(&text[..end]),
+        IdFinder(&mut found),
+    );
+    request_id(found).unwrap_or(Value::Null)
+}
+
+/// Reads a JSON object's keys in order until `id`, and keeps its value.
+struct IdFinder<'a>(&'a mut Option<Value>);
+
+impl<'de> serde::de::Visitor<'de> for IdFinder<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON object")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            if key == "id" {
+                *self.0 = Some(map.next_value()?);
+                return Err(serde::de::Error::custom("found"));
+            }
+            map.next_value::<serde::de::IgnoredAny>()?;
+        }
+        Ok(())
+    }
 }
 
 /// A message from the server. `re` is the id of the request answered (null when it had none).
@@ -654,8 +714,29 @@ mod tests {
     #[test]
     fn request_ids_are_echoed_when_numbers_or_short_strings() {
         assert_eq!(read_client_message(r#"{"t":"ping","id":7}"#).0, json!(7));
-        assert_eq!(read_client_message(r#"{"t":"ping","id":{"a":1}}"#).0, Value::Null);
         assert_eq!(read_client_message(r#"{"t":"fly","id":"x"}"#).0, json!("x"));
+        for bad in [r#"{"a":1}"#, "9007199254740992", "-9007199254740992", "2.5", "1e3", "true"] {
+            let (re, message) = read_client_message(&format!(r#"{{"t":"ping","id":{bad}}}"#));
+            assert_eq!(
+                (re, message.err().map(|e| e.code)),
+                (Value::Null, Some(ErrorCode::BadRequest)),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_id_of_a_message_not_read_whole_is_found_near_its_start() {
+        let pad = "x".repeat(5000);
+        assert_eq!(peek_request_id(&format!(r#"{{"id":"a\u00e9","pad":"{pad}"}}"#)), json!("aé"));
+        assert_eq!(
+            peek_request_id(&format!(r#"{{"t":"ping","n":[1,{{"id":2}}],"id":3,"pad":"{pad}"}}"#)),
+            json!(3)
+        );
+        assert_eq!(peek_request_id(&format!(r#"{{"pad":"{pad}","id":3}}"#)), Value::Null);
+        assert_eq!(peek_request_id(r#"{"id":1.5}"#), Value::Null);
+        assert_eq!(peek_request_id(r#"[{"id":1}]"#), Value::Null);
+        assert_eq!(peek_request_id(&format!("{{\"id\":\"{}\"", "é".repeat(3000))), Value::Null);
     }
 
     #[test]

@@ -3,61 +3,70 @@
 
 use std::net::IpAddr;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use axum::extract::ws::{Message, WebSocket};
+use axum::extract::ws::{close_code, CloseFrame, Message, WebSocket};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::Value;
 use tokio::sync::{broadcast, watch};
+use tokio_tungstenite::tungstenite;
 
 use crate::error::{ApiError, ErrorCode};
+use crate::limits::{TokenBucket, WS_MAX_STRIKES, WS_MESSAGES, WS_PENALTY};
 use crate::live::{color_name, ClockSpec, MoveRequest, MAX_BASE_MS, MAX_INCREMENT_MS};
 use crate::protocol::{
-    read_client_message, ClientMessage, ClockRequest, Listed, Listing, OpponentKind, ServerMessage,
+    peek_request_id, read_client_message, ClientMessage, ClockRequest, Listed, Listing, OpponentKind,
+    ServerMessage,
 };
 use crate::registry::{NewGame, Opponent, Registry, Seated};
 
 /// Largest WebSocket message the transport reads at all (the protocol's own bound,
 /// [`crate::protocol::MAX_MESSAGE`], is answered with an error instead).
 pub const MAX_FRAME: usize = 64 * 1024;
-/// Messages a client may send in a burst, and the rate at which that allowance refills.
-const BURST: f64 = 40.0;
-const PER_SECOND: f64 = 20.0;
-/// A client that keeps sending past its allowance this many times is disconnected.
-const MAX_STRIKES: u32 = 30;
 /// Longest player name kept.
 const MAX_NAME_CHARS: usize = 32;
 
-/// A token bucket: `BURST` messages at once, refilled at `PER_SECOND`.
+/// The connection's allowance of messages ([`WS_MESSAGES`]), and how often it went past it.
 struct RateLimit {
-    allowance: f64,
-    last: Instant,
+    bucket: TokenBucket,
     strikes: u32,
 }
 
 impl RateLimit {
     fn new() -> RateLimit {
-        RateLimit { allowance: BURST, last: Instant::now(), strikes: 0 }
+        RateLimit { bucket: TokenBucket::full(WS_MESSAGES), strikes: 0 }
     }
     fn allow(&mut self) -> bool {
-        let now = Instant::now();
-        self.allowance =
-            (self.allowance + now.duration_since(self.last).as_secs_f64() * PER_SECOND).min(BURST);
-        self.last = now;
-        if self.allowance >= 1.0 {
-            self.allowance -= 1.0;
-            true
-        } else {
+        let allowed = self.bucket.take(WS_MESSAGES, Instant::now()).is_ok();
+        if !allowed {
             self.strikes += 1;
-            false
         }
+        allowed
     }
     /// Slows a client that went past its allowance: reads nothing more from it for a while,
     /// and that pause earns it no new allowance.
     async fn penalise(&mut self) {
-        tokio::time::sleep(Duration::from_millis(100)).await;
-        self.last = Instant::now();
+        tokio::time::sleep(WS_PENALTY).await;
+        self.bucket.earn_nothing_until(Instant::now());
     }
+}
+
+/// The close frame that tells a client why its connection ends when the transport refuses
+/// what it sent (RFC 6455, 7.4.1): text that is not UTF-8 (1007), a frame the protocol does
+/// not allow, such as a reserved opcode or reserved bits (1002), or a message past
+/// [`MAX_FRAME`] (1009). `None` when the connection is simply gone.
+fn close_frame_for(error: axum::Error) -> Option<CloseFrame> {
+    let error = error.into_inner().downcast::<tungstenite::Error>().ok()?;
+    let (code, reason) = match *error {
+        tungstenite::Error::Utf8(_) => (close_code::INVALID, "text frames must be UTF-8"),
+        tungstenite::Error::Capacity(_) => (close_code::SIZE, "message too large"),
+        tungstenite::Error::Protocol(tungstenite::error::ProtocolError::ResetWithoutClosingHandshake) => {
+            return None
+        }
+        tungstenite::Error::Protocol(_) => (close_code::PROTOCOL, "WebSocket protocol error"),
+        _ => return None,
+    };
+    Some(CloseFrame { code, reason: reason.into() })
 }
 
 /// What the connection is subscribed to.
@@ -67,13 +76,14 @@ struct Subscriptions {
     games: Option<watch::Receiver<Arc<Listing<crate::store::GameSummary>>>>,
 }
 
-/// The refusal of a message that answers no request.
-fn unprompted_error(code: ErrorCode, message: &str) -> String {
-    ServerMessage::error(&Value::Null, &ApiError::new(code, message)).to_text()
+/// The refusal of a message that is not read (`re` its id if it could be seen, or null).
+fn refusal(re: &Value, code: ErrorCode, message: &str) -> String {
+    ServerMessage::error(re, &ApiError::new(code, message)).to_text()
 }
 
-/// Serves one WebSocket connection from the client at address `client` (the peer's IP address:
-/// what the server's per-client limits and fair shares count by).
+/// Serves one WebSocket connection from the client at address `client` (the peer's address,
+/// an IPv6 one as its /64 network, see [`crate::limits::client_key`]: what the server's
+/// per-client limits and fair shares count by).
 pub async fn serve_socket(socket: WebSocket, registry: Arc<Registry>, client: IpAddr) {
     let _ = client;
     let (mut sink, mut stream) = socket.split();
@@ -83,23 +93,31 @@ pub async fn serve_socket(socket: WebSocket, registry: Arc<Registry>, client: Ip
         let outgoing: Vec<String> = tokio::select! {
             incoming = stream.next() => {
                 let text = match incoming {
-                    None | Some(Err(_)) | Some(Ok(Message::Close(_))) => break,
+                    None | Some(Ok(Message::Close(_))) => break,
+                    Some(Err(e)) => {
+                        if let Some(frame) = close_frame_for(e) {
+                            let _ = sink.send(Message::Close(Some(frame))).await;
+                        }
+                        break;
+                    }
                     Some(Ok(Message::Text(text))) => Some(text),
                     Some(Ok(Message::Binary(_))) => None,
                     Some(Ok(_)) => continue,
                 };
                 if !limit.allow() {
-                    if limit.strikes > MAX_STRIKES {
-                        let bye = unprompted_error(ErrorCode::RateLimited, "too many messages; disconnecting");
+                    let re = text.as_ref().map_or(Value::Null, |text| peek_request_id(text.as_str()));
+                    if limit.strikes > WS_MAX_STRIKES {
+                        let bye = refusal(&re, ErrorCode::RateLimited, "too many messages; disconnecting");
                         let _ = sink.send(Message::Text(bye.into())).await;
                         break;
                     }
                     limit.penalise().await;
-                    vec![unprompted_error(ErrorCode::RateLimited, "too many messages; slow down")]
+                    vec![refusal(&re, ErrorCode::RateLimited, "too many messages; slow down")]
                 } else {
                     match text {
                         Some(text) => handle_text(text.as_str(), &registry, &mut subs).await,
-                        None => vec![unprompted_error(
+                        None => vec![refusal(
+                            &Value::Null,
                             ErrorCode::BadRequest,
                             "binary messages are not part of the protocol; send JSON text",
                         )],

@@ -1,6 +1,7 @@
 //! The server against hostile clients, over real sockets: connections that never finish their
 //! headers, one address holding too many connections, clients looping on the endpoints that
-//! cost work, other sites' pages, and `nosniff`. Several clients are played from distinct
+//! cost work, frames the WebSocket protocol forbids, other sites' pages, and the protocol's
+//! small print (move text, request ids, `nosniff`). Several clients are played from distinct
 //! loopback addresses, 127.0.0.N.
 
 mod common;
@@ -12,8 +13,8 @@ use std::time::Duration;
 use checkers_server::limits::Rate;
 use checkers_server::{start, Config, Limits, Running};
 use common::Client;
-use raw::{closed_within, get_from, tcp_from, ws_handshake};
-use serde_json::json;
+use raw::{close_code, closed_within, frame, get_from, tcp_from, ws_handshake};
+use serde_json::{json, Value};
 use tokio::io::AsyncWriteExt;
 
 async fn server(dir: &tempfile::TempDir, limits: Limits, allowed_origins: Vec<String>) -> Running {
@@ -260,5 +261,77 @@ async fn other_sites_pages_cannot_open_the_websocket_unless_allowed() {
             assert!(reply.body.contains("\"code\":\"forbidden\""), "{reply:?}");
         }
     }
+    running.stop().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn frames_the_protocol_forbids_get_a_close_frame_with_their_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let running = server(&dir, generous(), Vec::new()).await;
+    let addr = running.addr;
+    let cases: [(&str, Vec<u8>, u16); 5] = [
+        ("a text frame that is not UTF-8", frame(0x81, &[0x7b, 0xff, 0xfe, 0x7d]), 1007),
+        ("a reserved data opcode", frame(0x83, b"{}"), 1002),
+        ("a reserved control opcode", frame(0x8b, b""), 1002),
+        ("a reserved bit set", frame(0xc1, b"{\"t\":\"ping\"}"), 1002),
+        ("a message over 64 KiB", frame(0x81, &vec![b' '; 70_000]), 1009),
+    ];
+    for (what, bytes, code) in cases {
+        let mut tcp = tcp_from(addr, 2).await;
+        assert_eq!(ws_handshake(&mut tcp, addr, "").await.status, 101);
+        tcp.write_all(&bytes).await.unwrap();
+        assert_eq!(close_code(&mut tcp).await, Some(code), "{what}");
+        assert!(closed_within(&mut tcp, Duration::from_secs(10)).await.is_some(), "{what}: left open");
+    }
+    running.stop().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn move_text_with_a_stray_separator_is_refused_over_the_wire() {
+    let dir = tempfile::tempdir().unwrap();
+    let running = server(&dir, generous(), Vec::new()).await;
+    let mut client = Client::connect(running.addr).await;
+    let seated =
+        client.request(json!({"t": "create", "opponent": "computer", "level": 1, "color": "black"})).await;
+    let (game, token) = (seated["game"].clone(), seated["token"].clone());
+    client.state_at(0).await;
+    for text in ["-11-15", "11--15", "11-15-"] {
+        let reply = client.request(json!({"t": "move", "game": game, "token": token, "text": text})).await;
+        assert_eq!(
+            (reply["t"].as_str(), reply["code"].as_str()),
+            (Some("error"), Some("illegal_move")),
+            "{text}"
+        );
+    }
+    let reply = client.request(json!({"t": "move", "game": game, "token": token, "text": "11 - 15"})).await;
+    assert_eq!(reply["t"], "ok", "{reply}");
+    assert_eq!(client.state_at(1).await["moves"], json!(["11-15"]));
+    running.stop().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_ids_of_refused_messages_come_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let running = server(&dir, generous(), Vec::new()).await;
+    let mut client = Client::connect(running.addr).await;
+    client.send_text(&format!("{{\"id\":\"big\",\"t\":\"ping\",\"pad\":\"{}\"}}", "x".repeat(5000))).await;
+    let reply = client.next().await.unwrap();
+    assert_eq!((reply["code"].as_str(), reply["re"].clone()), (Some("too_large"), json!("big")), "{reply}");
+    for n in 0..60 {
+        client.send_text(&format!("{{\"id\":{n},\"t\":\"ping\"}}")).await;
+    }
+    let mut limited: Vec<Value> = Vec::new();
+    for _ in 0..60 {
+        let reply = client.next().await.unwrap();
+        if reply["code"] == "rate_limited" {
+            limited.push(reply["re"].clone());
+        }
+    }
+    assert!(!limited.is_empty() && limited.iter().all(Value::is_number), "{limited:?}");
+    // A number that would come back rounded is refused (once the allowance is back).
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    client.send_text("{\"id\":9007199254740993,\"t\":\"ping\"}").await;
+    let reply = client.next().await.unwrap();
+    assert_eq!(reply["code"], "bad_request", "{reply}");
     running.stop().await.unwrap();
 }

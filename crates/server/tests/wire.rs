@@ -210,6 +210,14 @@ async fn connection(t: &mut Transcript, addr: SocketAddr) {
     x.ask(t, json!({"t": "ping", "id": "i".repeat(64)}), 1).await;
     x.ask(t, json!({"t": "ping", "id": "i".repeat(65)}), 1).await;
     x.ask(t, json!({"t": "ping"}), 1).await;
+    // Numbers come back exactly up to 2^53 - 1 either way; past it, or with a fraction, a
+    // client reading doubles would not find its id, so they are refused.
+    for id in
+        ["9007199254740991", "-9007199254740991", "9007199254740992", "12345678901234567890123", "1.5", "1e3"]
+    {
+        x.send(t, &format!("{{\"id\":{id},\"t\":\"ping\"}}")).await;
+        x.receive(t, 1).await;
+    }
     t.heading("junk");
     for junk in [
         "not json",
@@ -228,6 +236,13 @@ async fn connection(t: &mut Transcript, addr: SocketAddr) {
     x.receive(t, 1).await;
     t.lines.push("x> (a ping padded to 5000 bytes)".to_string());
     x.client.send_text(&format!("{{\"t\":\"ping\",\"pad\":\"{}\"}}", "x".repeat(5000))).await;
+    x.receive(t, 1).await;
+    // An id within the first 4,096 bytes is echoed in the refusal; one after them is not.
+    t.lines.push("x> (a ping with id 3, padded to 5000 bytes after it)".to_string());
+    x.client.send_text(&format!("{{\"id\":3,\"t\":\"ping\",\"pad\":\"{}\"}}", "x".repeat(5000))).await;
+    x.receive(t, 1).await;
+    t.lines.push("x> (a ping padded to 5000 bytes before its id 4)".to_string());
+    x.client.send_text(&format!("{{\"t\":\"ping\",\"pad\":\"{}\",\"id\":4}}", "x".repeat(5000))).await;
     x.receive(t, 1).await;
 }
 
@@ -449,10 +464,10 @@ async fn computer(t: &mut Transcript, addr: SocketAddr) {
 
 /// A client that floods: the distinct answers, in the order they first came.
 async fn flood(t: &mut Transcript, addr: SocketAddr) {
-    t.heading("a flood of 120 pings: each distinct answer, once");
+    t.heading("a flood of 120 pings with id 9: each distinct answer, once");
     let mut f = Client::connect(addr).await;
     for _ in 0..120 {
-        f.send_text("{\"t\":\"ping\"}").await;
+        f.send_text("{\"t\":\"ping\",\"id\":9}").await;
     }
     let mut distinct: Vec<String> = Vec::new();
     while let Some(text) = f.next_text().await {
