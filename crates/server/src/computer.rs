@@ -2,7 +2,7 @@
 //! never holds up the async workers that serve other games, and they are shared fairly.
 //!
 //! Every job waits in one queue per requester (the client address that started the game),
-//! the requesters served in turn ([`schedule`]), in two lanes: short jobs (levels 1-7, a
+//! the requesters served in turn (`schedule`), in two lanes: short jobs (levels 1-7, a
 //! tight clock, a draw judgement: milliseconds) and long ones (levels 8-9, reviews, lines).
 //! One worker per engine thread runs either lane, taking whichever job was asked for first;
 //! one more runs only short jobs, so a level-1 reply never waits behind level-9 searches.

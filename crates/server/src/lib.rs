@@ -84,7 +84,8 @@ pub struct Config {
     pub addr: String,
     /// A SQLite file path or `sqlite://` URL, or a `postgres://` URL.
     pub db: String,
-    /// Engine searches run at once (default: the number of CPUs).
+    /// Engine threads for any search (default: the number of CPUs); one more runs only the
+    /// quick ones (low levels, draw answers), so they never wait behind long searches.
     pub engine_threads: Option<usize>,
 }
 
