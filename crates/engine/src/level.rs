@@ -15,7 +15,7 @@ use std::str::FromStr;
 
 use checkers_rules::{Color, Move, Position, Variant};
 
-use crate::book::book;
+use crate::book::{book, BookMove};
 use crate::engine::{Engine, SearchInfo, SearchResult};
 use crate::limits::{Limits, StopHandle};
 use crate::mix::splitmix64;
@@ -173,20 +173,41 @@ impl Level {
         seed: u64,
         stop: &StopHandle,
     ) -> Option<Move> {
-        if let Some(mv) = self.book_move(position, seed) {
-            return Some(mv);
-        }
+        self.choose_move_scored(engine, position, history, seed, stop).map(|choice| choice.mv)
+    }
+
+    /// As [`Level::choose_move_varied`] (the same move), with what the level thinks of it:
+    /// the score of the position after the move for the side that played it, when the full
+    /// engine judged it (levels 7-9: from the book or the search, even one stopped early);
+    /// `None` from levels 1-6, whose judgement is blurred on purpose. A program can answer a
+    /// draw offer from it ([`DrawAnswer::from_score`]) without searching again.
+    pub fn choose_move_scored(
+        self,
+        engine: &mut Engine,
+        position: &Position,
+        history: &[Position],
+        seed: u64,
+        stop: &StopHandle,
+    ) -> Option<Choice> {
         let settings = self.settings();
+        let with_score =
+            |mv: Move, score: Score| Choice { mv, score: (settings.noise == 0).then_some(score) };
+        if let Some(book_move) = self.book_entry(position, seed) {
+            return Some(with_score(book_move.mv, book_move.score));
+        }
         let margin = settings.variety_margin;
         let result = self.search(engine, position, history, seed, stop, &mut |_| {});
-        let best = result.best_move?;
+        let mut best = with_score(result.best_move?, result.score);
+        if result.depth == 0 {
+            best.score = None; // stopped before its first iteration: no judgement yet
+        }
         if margin == 0 || history.len() >= VARIETY_PLIES || stop.is_stopped() || result.score.is_decisive() {
             return Some(best);
         }
         let judged =
             SearchConfig { tables_only: self.tables_only(position.variant()), ..SearchConfig::default() };
         let scored = engine.root_scores(position, history, VARIETY_DEPTH, judged);
-        let Some(reference) = scored.iter().find(|(mv, _)| *mv == best).map(|(_, score)| *score) else {
+        let Some(reference) = scored.iter().find(|(mv, _)| *mv == best.mv).map(|(_, score)| *score) else {
             return Some(best);
         };
         if reference.is_decisive() {
@@ -198,7 +219,7 @@ impl Level {
             .map(|(mv, _)| *mv)
             .collect();
         let choice = near[seeded_index(seed, position, near.len())];
-        if choice == best {
+        if choice == best.mv {
             return Some(best);
         }
         // A short search misses traps laid deeper: the other move must also hold up under a
@@ -211,13 +232,18 @@ impl Level {
         let holds = !stop.is_stopped()
             && !check.score.is_decisive()
             && -check.score.value() >= result.score.value() - 2 * margin;
-        Some(if holds { choice } else { best })
+        Some(if holds { with_score(choice, -check.score) } else { best })
     }
 
     /// The opening book's move for this level and seed, if the level plays from the book
     /// (7-9) and the book holds the position: any book move scored within the level's
     /// variety margin of the best, as the seed picks. [`Level::choose_move_varied`] plays it.
     pub fn book_move(self, position: &Position, seed: u64) -> Option<Move> {
+        self.book_entry(position, seed).map(|entry| entry.mv)
+    }
+
+    /// The book's entry for [`Level::book_move`]: the move with its score.
+    fn book_entry(self, position: &Position, seed: u64) -> Option<BookMove> {
         let margin = self.settings().variety_margin;
         if margin == 0 {
             return None;
@@ -226,7 +252,7 @@ impl Level {
         let moves = book(position.variant()).playable(position)?;
         let best = moves[0].score.value();
         let near = moves.iter().take_while(|m| best - m.score.value() <= margin).count();
-        Some(moves[seeded_index(seed, position, near)].mv)
+        Some(moves[seeded_index(seed, position, near)])
     }
 
     /// Whether this level answers `position` from its opening book: then
@@ -304,21 +330,13 @@ impl Level {
         history: &[Position],
         engine_side: Color,
     ) -> DrawAnswer {
-        let score = judge(engine, position, history, engine_side);
-        if score.is_win() || score.value() > LEVEL_MARGIN {
-            return DrawAnswer::DeclineAhead;
-        }
-        if score.value() < -LEVEL_MARGIN {
-            return DrawAnswer::Accept;
-        }
-        let pieces = position.pieces(Color::White).len() + position.pieces(Color::Black).len();
-        if history.len() < OPENING_PLIES && pieces > OPENING_PIECES {
-            DrawAnswer::DeclineTooEarly
-        } else {
-            DrawAnswer::Accept
-        }
+        let score = judge(engine, position, history, engine_side, &Limits::nodes(DRAW_JUDGE_NODES));
+        DrawAnswer::from_score(score, position, history.len())
     }
 }
+
+/// Nodes of the search that judges a draw offer ([`Level::answer_draw`]).
+const DRAW_JUDGE_NODES: u64 = 300_000;
 
 /// A score within this many hundredths of a man of zero is a level game.
 const LEVEL_MARGIN: i32 = 15;
@@ -337,15 +355,50 @@ pub enum DrawAnswer {
     DeclineTooEarly,
 }
 
+impl DrawAnswer {
+    /// The answer to a draw offer in `position`, reached after `plies_played` plies, from the
+    /// computer's `score` of it for its own side (by [`judge`], or from its latest move's
+    /// search: [`Level::choose_move_scored`]).
+    pub fn from_score(score: Score, position: &Position, plies_played: usize) -> DrawAnswer {
+        if score.is_win() || score.value() > LEVEL_MARGIN {
+            return DrawAnswer::DeclineAhead;
+        }
+        if score.value() < -LEVEL_MARGIN {
+            return DrawAnswer::Accept;
+        }
+        let pieces = position.pieces(Color::White).len() + position.pieces(Color::Black).len();
+        if plies_played < OPENING_PLIES && pieces > OPENING_PIECES {
+            DrawAnswer::DeclineTooEarly
+        } else {
+            DrawAnswer::Accept
+        }
+    }
+}
+
+/// A level's move and its own score of it ([`Level::choose_move_scored`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Choice {
+    pub mv: Move,
+    /// The position after `mv`, for the side that played it; `None` from a blurred level.
+    pub score: Option<Score>,
+}
+
 /// One of `len` choices (`len` > 0), as the game's seed picks in this position.
 fn seeded_index(seed: u64, position: &Position, len: usize) -> usize {
     (splitmix64(seed ^ position.hash_key()).rotate_left(29) % len as u64) as usize
 }
 
-/// The score of a position for `side`, from a short deterministic search.
-fn judge(engine: &mut Engine, position: &Position, history: &[Position], side: Color) -> Score {
+/// The score of a position for `side`, from a search under `limits` (deterministic under a
+/// node or depth limit, on a one-thread engine: the table is cleared first).
+pub fn judge(
+    engine: &mut Engine,
+    position: &Position,
+    history: &[Position],
+    side: Color,
+    limits: &Limits,
+) -> Score {
     engine.new_game();
-    let result = engine.search(position, history, &Limits::nodes(300_000), &StopHandle::new(), &mut |_| {});
+    let result = engine.search(position, history, limits, &StopHandle::new(), &mut |_| {});
     if position.turn() == side {
         result.score
     } else {

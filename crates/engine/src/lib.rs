@@ -48,7 +48,7 @@ pub mod tune;
 pub use bench::{bench, BenchLine, BenchSummary, BENCH_DEPTH, BENCH_MAX_DEPTH, BENCH_POSITIONS};
 pub use book::{book, Book, BookError, BookMove};
 pub use engine::{Engine, EngineOptions, SearchInfo, SearchResult};
-pub use level::{hint, DrawAnswer, Level, LevelError};
+pub use level::{hint, judge, Choice, DrawAnswer, Level, LevelError};
 pub use limits::{Clock, Limits, StopHandle, MAX_DEPTH, MAX_HASH_MB, MAX_THREADS};
 pub use score::{Score, ScoreParseError};
 

@@ -564,3 +564,35 @@ fn draw_offers_are_judged_by_score_and_stage() {
     assert_eq!(answer(&mut e, &ahead, &[], Color::Black), DrawAnswer::Accept);
     assert!(Level::MAX.accepts_draw(&mut e, &ahead, &[], Color::Black));
 }
+
+/// The scored choice plays the varied choice's move; the full-strength levels say what they
+/// think of it (so a draw offer can be answered without another search), the blurred ones
+/// do not; and the answer from a score follows the same rule as the answer from a search.
+#[test]
+fn a_full_level_scores_its_move_and_a_draw_is_answered_from_the_score() {
+    let stop = StopHandle::new();
+    let start = Position::start(Variant::English);
+    let mut p = start;
+    let mut history = Vec::new();
+    for _ in 0..6 {
+        let mv = p.legal_moves().iter().copied().next().unwrap();
+        history.push(p);
+        p = p.play_unchecked(&mv);
+    }
+    for (level, scored) in [(9, true), (7, true), (3, false)] {
+        let level = Level::new(level).unwrap();
+        for position in [&start, &p] {
+            let history = if position == &start { &[][..] } else { &history[..] };
+            let choice = level.choose_move_scored(&mut engine(), position, history, 5, &stop).unwrap();
+            let varied = level.choose_move_varied(&mut engine(), position, history, 5, &stop);
+            assert_eq!(Some(choice.mv), varied, "level {level}");
+            assert_eq!(choice.score.is_some(), scored, "level {level}");
+        }
+    }
+    let ahead = position(Variant::English, "B:WK18,K22,K27:B1");
+    let score = checkers_engine::judge(&mut engine(), &ahead, &[], Color::White, &Limits::nodes(20_000));
+    assert_eq!(DrawAnswer::from_score(score, &ahead, 0), DrawAnswer::DeclineAhead);
+    assert_eq!(DrawAnswer::from_score(-score, &ahead, 0), DrawAnswer::Accept);
+    assert_eq!(DrawAnswer::from_score(Score::DRAW, &start, 0), DrawAnswer::DeclineTooEarly);
+    assert_eq!(DrawAnswer::from_score(Score::DRAW, &start, 40), DrawAnswer::Accept);
+}

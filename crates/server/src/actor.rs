@@ -4,15 +4,19 @@
 //! A change is made on a copy, committed to the database, and only then kept and pushed to
 //! every subscriber: a client never hears of a move that a crash could lose. The actor also
 //! runs the game's clock (waking when the side to move would run out), asks the computer
-//! pool for moves when the computer is to play, and unloads a finished game nobody watches.
+//! pool for moves when the computer is to play (charging its clock for its search only),
+//! answers draw offers to the computer from what it already thought where it can, and
+//! unloads a finished game nobody watches.
 
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
+use checkers_engine::DrawAnswer;
 use checkers_rules::{Color, Game, Move, PdnGame};
 use tokio::sync::{broadcast, mpsc, oneshot};
 
-use crate::computer::ThinkClock;
+use crate::computer::{Judgements, ThinkClock, Thought};
 use crate::error::ApiError;
 use crate::live::{side, LiveGame, MoveRequest, PlayerKind, Refusal, Status};
 use crate::pdn::game_record;
@@ -33,7 +37,8 @@ pub enum Command {
     Move { token_hash: String, request: MoveRequest, ply: Option<u32>, reply: Reply<u32> },
     Draw { token_hash: String, action: DrawAction, reply: Reply<()> },
     Resign { token_hash: String, reply: Reply<()> },
-    Rematch { token_hash: String, reply: Reply<Option<String>> },
+    // `client`: the address asking, whose game a rematch against the computer counts as.
+    Rematch { token_hash: String, client: IpAddr, reply: Reply<Option<String>> },
     Pdn { reply: oneshot::Sender<PdnGame> },
     // The game's moves so far, and whether it is over.
     Record { reply: oneshot::Sender<(Game, bool)> },
@@ -58,9 +63,9 @@ async fn sleep_until_ms(deadline: Option<i64>) {
 }
 
 /// The computer's move once its search ends; never wakes when no search runs.
-async fn wait_for_move(think: &mut Option<(u32, oneshot::Receiver<Option<Move>>)>) -> Option<Move> {
+async fn wait_for_move(think: &mut Option<(u32, oneshot::Receiver<Thought>)>) -> Option<Thought> {
     match think.as_mut() {
-        Some((_, rx)) => rx.await.ok().flatten(),
+        Some((_, rx)) => rx.await.ok(),
         None => std::future::pending().await,
     }
 }
@@ -71,7 +76,9 @@ pub struct Actor {
     game: LiveGame,
     updates: broadcast::Sender<Arc<str>>,
     /// A computer search in flight: the ply it is for and where its move will arrive.
-    think: Option<(u32, oneshot::Receiver<Option<Move>>)>,
+    think: Option<(u32, oneshot::Receiver<Thought>)>,
+    /// What the computer thought of the latest positions, for answering draw offers.
+    judgements: Judgements,
 }
 
 impl Actor {
@@ -81,7 +88,7 @@ impl Actor {
         let (commands, receiver) = mpsc::channel(64);
         let (updates, _) = broadcast::channel(16);
         let handle = GameHandle { commands, updates: updates.clone() };
-        (Actor { registry, game, updates, think: None }, handle, receiver)
+        (Actor { registry, game, updates, think: None, judgements: Judgements::default() }, handle, receiver)
     }
 
     pub fn game(&self) -> &LiveGame {
@@ -100,9 +107,9 @@ impl Actor {
                     self.handle(command).await;
                 }
                 _ = sleep_until_ms(deadline) => self.flag_fall().await,
-                mv = wait_for_move(&mut self.think) => {
+                thought = wait_for_move(&mut self.think) => {
                     let ply = self.think.take().map(|(ply, _)| ply);
-                    self.computer_move(ply, mv).await;
+                    self.computer_move(ply, thought).await;
                 }
                 _ = tokio::time::sleep_until(idle_since + IDLE_UNLOAD) => {
                     if self.game.status == Status::Finished && self.updates.receiver_count() == 0 {
@@ -113,9 +120,14 @@ impl Actor {
                 }
             }
         }
+        self.registry.computer.release_game(&self.game.id);
     }
 
     fn publish(&mut self) {
+        // Before anyone hears the game is over, so its player may start another at once.
+        if self.game.status == Status::Finished {
+            self.registry.computer.release_game(&self.game.id);
+        }
         let text: Arc<str> = Arc::from(state_text(&self.game, now_ms()));
         let _ = self.updates.send(text);
         self.registry.update_lobby(&self.game);
@@ -124,24 +136,34 @@ impl Actor {
     }
 
     fn start_thinking(&mut self) {
-        let Some(level) = self.game.computer_to_move() else { return };
+        let Some(level) = self.game.computer_to_move() else {
+            // A search for a game that moved on is dropped (skipped if it has not begun).
+            self.think = None;
+            return;
+        };
         let ply = self.game.ply();
         if self.think.as_ref().is_some_and(|(p, _)| *p == ply) {
             return;
         }
         let turn = side(self.game.position().turn());
-        let clock = self.game.clock.map(|c| ThinkClock {
-            remaining_ms: self.game.clocks_at(now_ms())[turn],
-            increment_ms: c.increment_ms,
-        });
-        let (tx, rx) = oneshot::channel();
+        // Its time left as of its turn's start: the wait for an engine is not charged.
+        let clock = self
+            .game
+            .clock
+            .map(|c| ThinkClock { remaining_ms: self.game.remaining_ms[turn], increment_ms: c.increment_ms });
+        let (mut tx, rx) = oneshot::channel();
         let pool = self.registry.computer.clone();
-        let game = self.game.game.clone();
+        let (id, game) = (self.game.id.clone(), self.game.game.clone());
         // Varied between games, repeatable within one.
         let seed =
             self.game.id.bytes().fold(u64::from(ply), |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b)));
         tokio::spawn(async move {
-            let _ = tx.send(pool.think(game, level, clock, seed).await);
+            let thought = tokio::select! {
+                thought = pool.think(&id, game, level, clock, seed) => thought,
+                // The game moved on (a resignation, say): the search is dropped, or stopped.
+                _ = tx.closed() => return,
+            };
+            let _ = tx.send(thought);
         });
         self.think = Some((ply, rx));
     }
@@ -163,26 +185,42 @@ impl Actor {
         }
     }
 
-    async fn computer_move(&mut self, ply: Option<u32>, mv: Option<Move>) {
+    async fn computer_move(&mut self, ply: Option<u32>, thought: Option<Thought>) {
         if ply != Some(self.game.ply()) || self.game.computer_to_move().is_none() {
             return;
         }
         let legal = self.game.position().legal_moves();
-        let Some(mv) = mv.filter(|m| legal.iter().any(|l| l == m)).or_else(|| legal.iter().next().copied())
-        else {
+        let choice = thought.and_then(|t| t.choice).filter(|c| legal.iter().any(|l| *l == c.mv));
+        let Some(mv) = choice.map(|c| c.mv).or_else(|| legal.iter().next().copied()) else {
             return;
         };
         let mover = self.game.position().turn();
-        if let Err(e) = self.commit_move(mover, mv).await {
-            eprintln!("checkers serve: computer move in {} failed: {}", self.game.id, e.message);
-            // Think again after a pause rather than spin on a failing database.
-            tokio::time::sleep(Duration::from_millis(200)).await;
-            self.start_thinking();
+        let took_ms = thought.map_or(0, |t| t.took.as_millis() as i64);
+        match self.commit_move(mover, mv, Some(took_ms)).await {
+            // Its own score of the position its move made answers a draw offer there.
+            Ok(_) => {
+                if let Some(score) = choice.and_then(|c| c.score) {
+                    self.judgements.keep(self.game.position(), score);
+                }
+            }
+            Err(e) => {
+                eprintln!("checkers serve: computer move in {} failed: {}", self.game.id, e.message);
+                // Think again after a pause rather than spin on a failing database.
+                tokio::time::sleep(Duration::from_millis(200)).await;
+                self.start_thinking();
+            }
         }
     }
 
-    /// Plays, commits, keeps and publishes a move. On any error the game is unchanged.
-    async fn commit_move(&mut self, mover: Color, mv: Move) -> Result<u32, ApiError> {
+    /// Plays, commits, keeps and publishes a move (the computer's after a search of
+    /// `computer_ms`, charged to its clock instead of the time its turn took). On any error
+    /// the game is unchanged.
+    async fn commit_move(
+        &mut self,
+        mover: Color,
+        mv: Move,
+        computer_ms: Option<i64>,
+    ) -> Result<u32, ApiError> {
         let now = now_ms();
         let mut next = self.game.clone();
         if next.check_flag(now) {
@@ -191,7 +229,10 @@ impl Actor {
             self.publish();
             return Err(Refusal::GameOver.into());
         }
-        let record = next.play(mover, mv, now)?;
+        let record = match computer_ms {
+            Some(thought) => next.play_computer(mv, now, thought)?,
+            None => next.play(mover, mv, now)?,
+        };
         self.registry.store.record_move(&next, &record).await?;
         self.game = next;
         self.publish();
@@ -246,8 +287,8 @@ impl Actor {
                 .await;
                 let _ = reply.send(result);
             }
-            Command::Rematch { token_hash, reply } => {
-                let result = self.rematch(&token_hash).await;
+            Command::Rematch { token_hash, client, reply } => {
+                let result = self.rematch(&token_hash, client).await;
                 let _ = reply.send(result);
             }
         }
@@ -295,7 +336,7 @@ impl Actor {
             return Err(Refusal::NotYourTurn(turn.name()).into());
         }
         let mv = self.game.resolve_move(request)?;
-        self.commit_move(color, mv).await
+        self.commit_move(color, mv, None).await
     }
 
     async fn draw(&mut self, token_hash: &str, action: DrawAction) -> Result<(), ApiError> {
@@ -304,12 +345,10 @@ impl Actor {
         let mut next = self.game.clone();
         match action {
             DrawAction::Offer => {
-                if let PlayerKind::Computer { level } = next.seats[side(color.opponent())].kind {
+                if let PlayerKind::Computer { .. } = next.seats[side(color.opponent())].kind {
                     next.offer_draw(color, now)?;
                     // The computer answers at once, by its own judgement of the position.
-                    let accepts =
-                        self.registry.computer.accepts_draw(next.game.clone(), level, color.opponent()).await;
-                    if !accepts {
+                    if !self.computer_accepts_draw(color.opponent()).await {
                         return Err(ApiError::draw_declined());
                     }
                     next.accept_draw(color.opponent(), now_ms())?;
@@ -330,7 +369,25 @@ impl Actor {
         }
     }
 
-    async fn rematch(&mut self, token_hash: &str) -> Result<Option<String>, ApiError> {
+    /// Whether the computer, playing `side`, accepts a draw now: judged from its own score of
+    /// the position when it has one (its move's search made it, or an earlier offer's
+    /// judgement), else from a short search, kept for the next offer.
+    async fn computer_accepts_draw(&mut self, side: Color) -> bool {
+        let position = self.game.position();
+        let score = match self.judgements.get(&position) {
+            Some(score) => score,
+            None => {
+                let judged = self.registry.computer.judge(&self.game.id, self.game.game.clone(), side).await;
+                let Some(score) = judged else { return false };
+                self.judgements.keep(position, score);
+                score
+            }
+        };
+        let plies = self.game.ply() as usize;
+        DrawAnswer::from_score(score, &position, plies) == DrawAnswer::Accept
+    }
+
+    async fn rematch(&mut self, token_hash: &str, client: IpAddr) -> Result<Option<String>, ApiError> {
         let color = self.seat(token_hash)?;
         let mut next = self.game.clone();
         let new_id = new_game_id();
@@ -341,7 +398,15 @@ impl Actor {
                 Ok(None)
             }
             Some(new_game) => {
-                self.registry.store.create_rematch(&next, &new_game).await?;
+                // A rematch against the computer is a new game against it for the asker.
+                let computer = new_game.seats.iter().any(|s| matches!(s.kind, PlayerKind::Computer { .. }));
+                if computer {
+                    self.registry.computer.admit_game(client, &new_game.id)?;
+                }
+                if let Err(e) = self.registry.store.create_rematch(&next, &new_game).await {
+                    self.registry.computer.release_game(&new_game.id);
+                    return Err(e.into());
+                }
                 let new_id = new_game.id.clone();
                 self.registry.spawn(new_game);
                 self.game = next;

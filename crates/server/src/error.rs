@@ -33,6 +33,8 @@ pub enum ErrorCode {
     /// The computer judged the offered draw and declined it.
     DrawDeclined,
     RematchRefused,
+    /// The client already has as many games against the computer in play as it may.
+    TooManyGames,
     /// The database did not take the change; nothing was changed.
     Storage,
     /// The game or the engine cannot be reached just now.

@@ -2,11 +2,13 @@
 //!
 //! The online game: an HTTP and WebSocket server (axum on tokio) where people play each other
 //! or the computer, watch games live and download them as PDN, with the web page compiled in.
-//! The rules library referees every move; the engine plays the computer's side on a bounded
-//! pool of blocking threads; every game, seat and move is kept in a database (a SQLite file by
-//! default, PostgreSQL given a `postgres://` URL) and a move is confirmed only once committed,
-//! so a restart, even after `kill -9`, loses no confirmed move and unfinished games go on (a
-//! running clock resumes from its last stored reading: nobody is charged for the downtime).
+//! The rules library referees every move; the engine plays the computer's side on threads of
+//! its own, shared fairly between clients (their searches take turns, the quick ones never wait
+//! behind the long ones, and a client has at most four games against the computer at once);
+//! every game, seat and move is kept in a database (a SQLite file by default, PostgreSQL given
+//! a `postgres://` URL) and a move is confirmed only once committed, so a restart, even after
+//! `kill -9`, loses no confirmed move and unfinished games go on (a running clock resumes from
+//! its last stored reading: nobody is charged for the downtime).
 //!
 //! It depends on the rules library and the engine; neither may depend on it. The command line
 //! starts it (`checkers serve`), and nothing here reads the command line itself.
@@ -27,7 +29,7 @@
 //! | [`limits`] | what one client may ask: [`Limits`], token buckets, the client's address |
 //! | [`store`] | the database: migrations, group commit, loading games back, errors that never show the password |
 //! | `database_url` | what follows `--db` made a URL, and shown back without its password |
-//! | [`computer`] | the engine's pool of blocking threads |
+//! | [`computer`] | the engine's workers: per-client queues taken in turn, short and long searches, the computer's clock charged for its search only, the cap on games against it |
 //! | [`pdn`], [`token`] | PDN export; seat tokens and game ids |
 //!
 //! ## The protocol in brief
@@ -92,7 +94,8 @@ pub struct Config {
     pub addr: String,
     /// A SQLite file path or `sqlite://` URL, or a `postgres://` URL.
     pub db: String,
-    /// Engine searches run at once (default: the number of CPUs).
+    /// Engine threads for any search (default: the number of CPUs); one more runs only the
+    /// quick ones (low levels, draw answers), so they never wait behind long searches.
     pub engine_threads: Option<usize>,
     /// What one client may ask of the server (timeouts, connections, request rates).
     pub limits: Limits,

@@ -196,6 +196,10 @@ pub fn reason_code(outcome: &Outcome) -> &'static str {
     }
 }
 
+/// What the computer's clock is charged for a move beyond its search: handing the move over
+/// and committing it.
+pub const COMPUTER_MOVE_OVERHEAD_MS: i64 = 10;
+
 /// The reason code of a game that ended before it began (its creator withdrew it).
 pub const ABORTED: &str = "aborted";
 
@@ -346,9 +350,14 @@ impl LiveGame {
         }
     }
 
-    /// When the side to move runs out of time, if its clock is running.
+    /// When the side to move runs out of time, if its clock is running. Never while the
+    /// computer is to move: its clock is charged for its own search only, when it moves
+    /// ([`LiveGame::play_computer`]), not for waiting for an engine.
     pub fn flag_deadline_ms(&self) -> Option<i64> {
         let start = self.turn_started_ms?;
+        if self.computer_to_move().is_some() {
+            return None;
+        }
         Some(start + self.remaining_ms[side(self.position().turn())])
     }
 
@@ -409,6 +418,31 @@ impl LiveGame {
     /// Plays a move for `mover` at `now_ms`: checks turn, legality and the clock, then
     /// updates everything and returns what the record needs.
     pub fn play(&mut self, mover: Color, mv: Move, now_ms: i64) -> Result<MoveRecord, Refusal> {
+        self.play_charging(mover, mv, now_ms, None)
+    }
+
+    /// Plays the computer's move at `now_ms`, after a search of `thought_ms`. Its clock is
+    /// charged that search and [`COMPUTER_MOVE_OVERHEAD_MS`] (at most the time since its turn
+    /// began), never the wait for an engine, and never all its time left: its search stops
+    /// well within that, and any more is the server's doing.
+    pub fn play_computer(&mut self, mv: Move, now_ms: i64, thought_ms: i64) -> Result<MoveRecord, Refusal> {
+        let mover = self.position().turn();
+        let charge = self.turn_started_ms.map(|start| {
+            let charge = (thought_ms.max(0) + COMPUTER_MOVE_OVERHEAD_MS).min((now_ms - start).max(0));
+            charge.min(self.remaining_ms[side(mover)] - 1).max(0)
+        });
+        self.play_charging(mover, mv, now_ms, charge)
+    }
+
+    /// [`LiveGame::play`], charging the mover's clock `charge` (by default, the time since
+    /// its turn began).
+    fn play_charging(
+        &mut self,
+        mover: Color,
+        mv: Move,
+        now_ms: i64,
+        charge: Option<i64>,
+    ) -> Result<MoveRecord, Refusal> {
         match self.status {
             Status::Finished => return Err(Refusal::GameOver),
             Status::Waiting => return Err(Refusal::NotStarted),
@@ -424,7 +458,7 @@ impl LiveGame {
         let pdn = mv.to_pdn(&position, SquareNotation::Numeric);
         self.game.play(mv).map_err(|e| Refusal::IllegalMove(e.to_string()))?;
         if let (Some(spec), Some(start)) = (self.clock, self.turn_started_ms) {
-            let used = (now_ms - start).max(0);
+            let used = charge.unwrap_or((now_ms - start).max(0));
             self.remaining_ms[side(mover)] = self.remaining_ms[side(mover)] - used + spec.increment_ms;
             self.turn_started_ms = Some(now_ms);
         }
@@ -559,7 +593,10 @@ impl LiveGame {
     }
 
     fn stop_clock(&mut self, now_ms: i64) {
-        self.remaining_ms = self.clocks_at(now_ms);
+        // The computer's clock is charged only for a search that ended in a move.
+        if self.computer_to_move().is_none() {
+            self.remaining_ms = self.clocks_at(now_ms);
+        }
         self.turn_started_ms = None;
     }
 
@@ -620,6 +657,38 @@ mod tests {
         // White ran out of time; Black, who moves first in English, won: `1-0` in PDN.
         assert_eq!(result_text(Variant::English, g.outcome()), "1-0");
         assert_eq!(reason_code(&g.outcome().unwrap()), "time");
+    }
+
+    #[test]
+    fn the_computer_is_charged_for_its_search_not_for_waiting_and_never_flags() {
+        let clock = Some(ClockSpec { base_ms: 10_000, increment_ms: 0 });
+        // The person plays White; in English the computer, Black, moves first.
+        let seats = [Seat::human(None, Some("w".into())), Seat::computer(9)];
+        let mut g = LiveGame::new("g".into(), Position::start(Variant::English), seats, clock, false, 0);
+        assert_eq!(g.computer_to_move(), Some(9));
+        assert_eq!(g.flag_deadline_ms(), None, "waiting for an engine never flags the computer");
+        assert!(!g.check_flag(60_000));
+        let mv = g.resolve_move(&text("11-15")).unwrap();
+        // Queued for 60 s, then a search of 400 ms.
+        let record = g.play_computer(mv, 60_000, 400).unwrap();
+        assert_eq!(record.black_ms, 10_000 - 400 - COMPUTER_MOVE_OVERHEAD_MS);
+        assert_eq!(g.flag_deadline_ms(), Some(70_000), "the person's clock runs as always");
+        let reply = g.resolve_move(&text("22-18")).unwrap();
+        g.play(Color::White, reply, 61_000).unwrap();
+        // The charge is never more than the time since the turn began, nor all the time left.
+        let mv = g.position().legal_moves()[0];
+        let record = g.play_computer(mv, 61_005, 400).unwrap();
+        assert_eq!(record.black_ms, 10_000 - 410 - 5);
+        g.remaining_ms[1] = 30;
+        let reply = g.position().legal_moves()[0];
+        g.play(Color::White, reply, 62_000).unwrap();
+        let record = g.play_computer(g.position().legal_moves()[0], 70_000, 25).unwrap();
+        assert_eq!((record.black_ms, g.status), (1, Status::Playing));
+        // A resignation while the computer thinks does not charge it for the wait either.
+        let reply = g.position().legal_moves()[0];
+        g.play(Color::White, reply, 70_000).unwrap();
+        g.resign(Color::White, 90_000).unwrap();
+        assert_eq!(g.remaining_ms[1], 1);
     }
 
     #[test]

@@ -42,6 +42,8 @@ pub struct NewGame {
     pub color: Option<Color>,
     pub clock: Option<ClockSpec>,
     pub name: Option<String>,
+    /// The address of the client asking (what per-client limits count by).
+    pub client: IpAddr,
 }
 
 /// A seat taken: the game, the colour, and the token that moves it (known only to its holder).
@@ -103,6 +105,11 @@ impl Registry {
 
     pub fn store(&self) -> &Store {
         &self.store
+    }
+
+    /// The engine's pool (its counters are what tests read).
+    pub fn computer(&self) -> &ComputerPool {
+        &self.computer
     }
 
     /// Loads every unfinished game so clocks run and computers move again after a restart.
@@ -204,7 +211,13 @@ impl Registry {
         let id = new_game_id();
         let game =
             LiveGame::new(id.clone(), Position::start(request.variant), seats, request.clock, listed, now);
-        self.store.create_game(&game).await?;
+        if let Opponent::Computer { .. } = request.opponent {
+            self.computer.admit_game(request.client, &id)?;
+        }
+        if let Err(e) = self.store.create_game(&game).await {
+            self.computer.release_game(&id);
+            return Err(e.into());
+        }
         self.spawn(game);
         Ok(Seated { game: id, color, token })
     }
@@ -266,10 +279,16 @@ impl Registry {
         self.send(id, Command::Resign { token_hash: hash_token(token), reply }, rx).await?
     }
 
-    /// Asks for a rematch; returns the new game's id once both sides agreed.
-    pub async fn rematch(self: &Arc<Self>, id: &str, token: &str) -> Result<Option<String>, ApiError> {
+    /// Asks for a rematch for the client at `client`; returns the new game's id once both
+    /// sides agreed.
+    pub async fn rematch(
+        self: &Arc<Self>,
+        id: &str,
+        token: &str,
+        client: IpAddr,
+    ) -> Result<Option<String>, ApiError> {
         let (reply, rx) = oneshot::channel();
-        self.send(id, Command::Rematch { token_hash: hash_token(token), reply }, rx).await?
+        self.send(id, Command::Rematch { token_hash: hash_token(token), client, reply }, rx).await?
     }
 
     /// The game as PDN.

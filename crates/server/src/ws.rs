@@ -85,7 +85,6 @@ fn refusal(re: &Value, code: ErrorCode, message: &str) -> String {
 /// an IPv6 one as its /64 network, see [`crate::limits::client_key`]: what the server's
 /// per-client limits and fair shares count by).
 pub async fn serve_socket(socket: WebSocket, registry: Arc<Registry>, client: IpAddr) {
-    let _ = client;
     let (mut sink, mut stream) = socket.split();
     let mut subs = Subscriptions { game: None, lobby: None, games: None };
     let mut limit = RateLimit::new();
@@ -115,7 +114,7 @@ pub async fn serve_socket(socket: WebSocket, registry: Arc<Registry>, client: Ip
                     vec![refusal(&re, ErrorCode::RateLimited, "too many messages; slow down")]
                 } else {
                     match text {
-                        Some(text) => handle_text(text.as_str(), &registry, &mut subs).await,
+                        Some(text) => handle_text(text.as_str(), &registry, &mut subs, client).await,
                         None => vec![refusal(
                             &Value::Null,
                             ErrorCode::BadRequest,
@@ -170,11 +169,17 @@ async fn next_list_update<T>(
     }
 }
 
-/// Answers one client message; returns the messages to send back, in order.
-async fn handle_text(text: &str, registry: &Arc<Registry>, subs: &mut Subscriptions) -> Vec<String> {
+/// Answers one client message from the client at `client`; returns the messages to send
+/// back, in order.
+async fn handle_text(
+    text: &str,
+    registry: &Arc<Registry>,
+    subs: &mut Subscriptions,
+    client: IpAddr,
+) -> Vec<String> {
     let (re, message) = read_client_message(text);
     let replies = match message {
-        Ok(message) => dispatch(message, &re, registry, subs).await,
+        Ok(message) => dispatch(message, &re, registry, subs, client).await,
         Err(e) => Err(e),
     };
     replies.unwrap_or_else(|e| vec![ServerMessage::error(&re, &e).to_text()])
@@ -243,6 +248,7 @@ async fn dispatch(
     re: &Value,
     registry: &Arc<Registry>,
     subs: &mut Subscriptions,
+    client: IpAddr,
 ) -> Result<Vec<String>, ApiError> {
     let ok = || ServerMessage::Ok { re, ply: None }.to_text();
     match message {
@@ -265,7 +271,7 @@ async fn dispatch(
             };
             let clock = clock_spec(clock)?;
             let color = color.map(|c| c.known()).transpose()?.and_then(|c| c.color());
-            let request = NewGame { variant, opponent, color, clock, name: clean_name(name) };
+            let request = NewGame { variant, opponent, color, clock, name: clean_name(name), client };
             let seated = registry.create(request).await?;
             seated_replies(registry, subs, &seated, re).await
         }
@@ -291,7 +297,7 @@ async fn dispatch(
             Ok(vec![ok()])
         }
         ClientMessage::Rematch { game, token } => {
-            let new_game = registry.rematch(&game, &token).await?;
+            let new_game = registry.rematch(&game, &token, client).await?;
             Ok(vec![ServerMessage::Rematch { re, game: &game, new_game: new_game.as_deref() }.to_text()])
         }
     }

@@ -9,7 +9,8 @@ pub struct Args {
     /// Database: a SQLite file (created if missing) or a postgres://user:pass@host/db URL.
     #[arg(long, default_value = "checkers.db")]
     db: String,
-    /// Engine searches to run at once for computer opponents (default: one per CPU).
+    /// Engine threads for computer opponents and reviews (default: one per CPU); one more
+    /// runs only quick searches (low levels, draw answers).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
     engine_threads: Option<u16>,
     /// A site whose pages may also use this server's WebSocket, as its origin
