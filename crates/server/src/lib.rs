@@ -27,6 +27,7 @@
 //! | `database_url` | what follows `--db` made a URL, and shown back without its password |
 //! | [`computer`] | the engine's pool of blocking threads |
 //! | [`pdn`], [`token`] | PDN export; seat tokens and game ids |
+//! | [`rating`] | Glicko-2 ratings and speed classes, as pure arithmetic (not yet used by the server) |
 //!
 //! ## The protocol in brief
 //!
@@ -55,6 +56,7 @@ pub mod error;
 pub mod live;
 pub mod pdn;
 pub mod protocol;
+pub mod rating;
 pub mod registry;
 mod review;
 pub mod store;
