@@ -28,6 +28,7 @@
 //! | [`computer`] | the engine's pool of blocking threads |
 //! | [`pdn`], [`token`] | PDN export; seat tokens and game ids |
 //! | [`rating`] | Glicko-2 ratings and speed classes, as pure arithmetic (not yet used by the server) |
+//! | [`pairing`] | quick-pairing pools: who waits and who is paired with whom, as pure logic (not yet used by the server) |
 //!
 //! ## The protocol in brief
 //!
@@ -54,6 +55,7 @@ pub mod computer;
 mod database_url;
 pub mod error;
 pub mod live;
+pub mod pairing;
 pub mod pdn;
 pub mod protocol;
 pub mod rating;
