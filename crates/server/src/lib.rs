@@ -31,6 +31,8 @@
 //! | `database_url` | what follows `--db` made a URL, and shown back without its password |
 //! | [`computer`] | the engine's workers: per-client queues taken in turn, short and long searches, the computer's clock charged for its search only, the cap on games against it |
 //! | [`pdn`], [`token`] | PDN export; seat tokens and game ids |
+//! | [`rating`] | Glicko-2 ratings and speed classes, as pure arithmetic (not yet used by the server) |
+//! | [`pairing`] | quick-pairing pools: who waits and who is paired with whom, as pure logic (not yet used by the server) |
 //!
 //! ## The protocol in brief
 //!
@@ -64,8 +66,10 @@ mod database_url;
 pub mod error;
 pub mod limits;
 pub mod live;
+pub mod pairing;
 pub mod pdn;
 pub mod protocol;
+pub mod rating;
 pub mod registry;
 mod review;
 mod serve;
