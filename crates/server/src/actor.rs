@@ -4,7 +4,8 @@
 //! A change is made on a copy, committed to the database, and only then kept and pushed to
 //! every subscriber: a client never hears of a move that a crash could lose. The actor also
 //! runs the game's clock (waking when the side to move would run out), asks the computer
-//! pool for moves when the computer is to play, and unloads a finished game nobody watches.
+//! pool for moves when the computer is to play, unloads its game once idle (nobody watches,
+//! no clock runs, the computer is not to move), and deletes it if nobody joined it in time.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -16,6 +17,7 @@ use crate::computer::ThinkClock;
 use crate::error::ApiError;
 use crate::live::{side, LiveGame, MoveRequest, PlayerKind, Refusal, Status};
 use crate::pdn::game_record;
+use crate::protocol::ServerMessage;
 use crate::protocol::{state_text, DrawAction};
 use crate::registry::Registry;
 use crate::store::now_ms;
@@ -27,16 +29,52 @@ pub type Reply<T> = oneshot::Sender<Result<T, ApiError>>;
 /// What a game's actor is asked to do.
 pub enum Command {
     // The game's `state` message as of now.
-    Snapshot { reply: oneshot::Sender<Arc<str>> },
-    SeatOf { token_hash: String, reply: oneshot::Sender<Option<Color>> },
-    Join { wanted: Option<Color>, token_hash: String, name: Option<String>, reply: Reply<Color> },
-    Move { token_hash: String, request: MoveRequest, ply: Option<u32>, reply: Reply<u32> },
-    Draw { token_hash: String, action: DrawAction, reply: Reply<()> },
-    Resign { token_hash: String, reply: Reply<()> },
-    Rematch { token_hash: String, reply: Reply<Option<String>> },
-    Pdn { reply: oneshot::Sender<PdnGame> },
+    Snapshot {
+        reply: oneshot::Sender<Arc<str>>,
+    },
+    SeatOf {
+        token_hash: String,
+        reply: oneshot::Sender<Option<Color>>,
+    },
+    Join {
+        wanted: Option<Color>,
+        token_hash: String,
+        name: Option<String>,
+        /// The hash of the invitation's secret given, if any: a friend game needs it.
+        invite_hash: Option<String>,
+        reply: Reply<Color>,
+    },
+    Move {
+        token_hash: String,
+        request: MoveRequest,
+        ply: Option<u32>,
+        reply: Reply<u32>,
+    },
+    Draw {
+        token_hash: String,
+        action: DrawAction,
+        reply: Reply<()>,
+    },
+    Resign {
+        token_hash: String,
+        reply: Reply<()>,
+    },
+    Rematch {
+        token_hash: String,
+        reply: Reply<Option<String>>,
+    },
+    Pdn {
+        reply: oneshot::Sender<PdnGame>,
+    },
     // The game's moves so far, and whether it is over.
-    Record { reply: oneshot::Sender<(Game, bool)> },
+    Record {
+        reply: oneshot::Sender<(Game, bool)>,
+    },
+    // Nobody joined in time: deletes the game if it still waits (answers whether it did) and
+    // stops the actor.
+    Expire {
+        reply: Reply<bool>,
+    },
 }
 
 /// How to reach a game's actor: its commands, and the states it pushes.
@@ -45,9 +83,6 @@ pub struct GameHandle {
     pub commands: mpsc::Sender<Command>,
     pub updates: broadcast::Sender<Arc<str>>,
 }
-
-/// How long a finished game nobody watches stays in memory.
-const IDLE_UNLOAD: Duration = Duration::from_secs(600);
 
 /// Sleeps until a wall-clock time (ms since the epoch); never wakes for `None`.
 async fn sleep_until_ms(deadline: Option<i64>) {
@@ -72,6 +107,8 @@ pub struct Actor {
     updates: broadcast::Sender<Arc<str>>,
     /// A computer search in flight: the ply it is for and where its move will arrive.
     think: Option<(u32, oneshot::Receiver<Option<Move>>)>,
+    /// The game has been deleted (it expired): the actor stops.
+    deleted: bool,
 }
 
 impl Actor {
@@ -81,7 +118,7 @@ impl Actor {
         let (commands, receiver) = mpsc::channel(64);
         let (updates, _) = broadcast::channel(16);
         let handle = GameHandle { commands, updates: updates.clone() };
-        (Actor { registry, game, updates, think: None }, handle, receiver)
+        (Actor { registry, game, updates, think: None, deleted: false }, handle, receiver)
     }
 
     pub fn game(&self) -> &LiveGame {
@@ -91,6 +128,7 @@ impl Actor {
     pub async fn run(mut self, mut commands: mpsc::Receiver<Command>) {
         self.start_thinking();
         let mut idle_since = tokio::time::Instant::now();
+        let idle_unload = self.registry.limits.idle_unload;
         loop {
             let deadline = self.game.flag_deadline_ms();
             tokio::select! {
@@ -98,14 +136,17 @@ impl Actor {
                     let Some(command) = command else { break };
                     idle_since = tokio::time::Instant::now();
                     self.handle(command).await;
+                    if self.deleted {
+                        break;
+                    }
                 }
                 _ = sleep_until_ms(deadline) => self.flag_fall().await,
                 mv = wait_for_move(&mut self.think) => {
                     let ply = self.think.take().map(|(ply, _)| ply);
                     self.computer_move(ply, mv).await;
                 }
-                _ = tokio::time::sleep_until(idle_since + IDLE_UNLOAD) => {
-                    if self.game.status == Status::Finished && self.updates.receiver_count() == 0 {
+                _ = tokio::time::sleep_until(idle_since + idle_unload) => {
+                    if self.may_unload() {
                         self.registry.unload(&self.game.id);
                         break;
                     }
@@ -115,11 +156,19 @@ impl Actor {
         }
     }
 
+    /// Whether the game may leave memory: nobody follows it and nothing runs in it (no
+    /// clock, no computer to move). It is loaded again when asked for.
+    fn may_unload(&self) -> bool {
+        self.updates.receiver_count() == 0
+            && self.think.is_none()
+            && self.game.flag_deadline_ms().is_none()
+            && self.game.computer_to_move().is_none()
+    }
+
     fn publish(&mut self) {
         let text: Arc<str> = Arc::from(state_text(&self.game, now_ms()));
         let _ = self.updates.send(text);
-        self.registry.update_lobby(&self.game);
-        self.registry.update_summary(&self.game);
+        self.registry.game_changed(&self.game);
         self.start_thinking();
     }
 
@@ -224,8 +273,12 @@ impl Actor {
             Command::Record { reply } => {
                 let _ = reply.send((self.game.game.clone(), self.game.status == Status::Finished));
             }
-            Command::Join { wanted, token_hash, name, reply } => {
-                let result = self.join(wanted, token_hash, name).await;
+            Command::Join { wanted, token_hash, name, invite_hash, reply } => {
+                let result = self.join(wanted, token_hash, name, invite_hash).await;
+                let _ = reply.send(result);
+            }
+            Command::Expire { reply } => {
+                let result = self.expire().await;
                 let _ = reply.send(result);
             }
             Command::Move { token_hash, request, ply, reply } => {
@@ -258,7 +311,11 @@ impl Actor {
         wanted: Option<Color>,
         token_hash: String,
         name: Option<String>,
+        invite_hash: Option<String>,
     ) -> Result<Color, ApiError> {
+        if self.game.invite_hash.is_some() && invite_hash != self.game.invite_hash {
+            return Err(ApiError::not_invited());
+        }
         if let Some(color) = self.game.seat_of(&token_hash) {
             return Ok(color);
         }
@@ -268,6 +325,18 @@ impl Actor {
         self.game = next;
         self.publish();
         Ok(color)
+    }
+
+    /// Deletes the game if it still waits for an opponent, and tells whoever watches it.
+    async fn expire(&mut self) -> Result<bool, ApiError> {
+        if self.game.status != Status::Waiting {
+            return Ok(false);
+        }
+        self.registry.store.delete_waiting_games(std::slice::from_ref(&self.game.id)).await?;
+        let notice = ServerMessage::error(&serde_json::Value::Null, &ApiError::expired()).to_text();
+        let _ = self.updates.send(Arc::from(notice));
+        self.deleted = true;
+        Ok(true)
     }
 
     async fn human_move(

@@ -7,6 +7,9 @@
 //! default, PostgreSQL given a `postgres://` URL) and a move is confirmed only once committed,
 //! so a restart, even after `kill -9`, loses no confirmed move and unfinished games go on (a
 //! running clock resumes from its last stored reading: nobody is charged for the downtime).
+//! Only games that must run are in memory: a game is loaded when asked for and leaves memory
+//! once idle, start-up loads none before it listens, and games nobody joins are deleted after
+//! a while. Each client address may create so many games an hour and have so many waiting.
 //!
 //! It depends on the rules library and the engine; neither may depend on it. The command line
 //! starts it (`checkers serve`), and nothing here reads the command line itself.
@@ -15,7 +18,8 @@
 //!
 //! | module | what it holds |
 //! | --- | --- |
-//! | [`registry`] | the registry of live games: finds or loads a game's actor, the lobby of open games, the list of games in play |
+//! | [`registry`] | the registry of live games: finds or loads a game's actor, the lobby of open games, the list of games, quotas and expiry |
+//! | [`lifecycle`] | the quotas per client address and the lifetimes of games ([`GameLimits`]), and their bookkeeping |
 //! | `actor` | a game's actor: one task per game in memory, which orders its moves, commits each before anyone hears of it, runs its clock and asks the computer to move |
 //! | [`live`] | a game on the server as pure logic (seats, clocks, offers, refusals), testable without sockets |
 //! | `review` | the engine's reviews and best lines of finished games, queued one at a time and kept |
@@ -23,35 +27,37 @@
 //! | [`error`] | the error replies: [`ErrorCode`] and [`ApiError`] |
 //! | `ws` | one WebSocket connection: limits on size and rate, answers, pushes |
 //! | `web` | the HTTP routes and the embedded page |
-//! | [`store`] | the database: migrations, group commit, loading games back, errors that never show the password |
+//! | [`store`] | the database: migrations, group commit, loading games back, the list of games from its index, errors that never show the password |
 //! | `database_url` | what follows `--db` made a URL, and shown back without its password |
 //! | [`computer`] | the engine's pool of blocking threads |
-//! | [`pdn`], [`token`] | PDN export; seat tokens and game ids |
+//! | [`pdn`], [`token`] | PDN export; seat tokens, invitations and game ids |
 //!
 //! ## The protocol in brief
 //!
 //! The full description, every field and every code, is `docs/protocol.md`.
 //!
 //! HTTP: the page at `/`, `/g/{id}` and `/games`; the WebSocket at `/ws`; a game as PDN at
-//! `/games/{id}.pdn`; recent and live games at `/api/games`; for a finished game, the engine's
-//! review at `/games/{id}/review` (and as PDN with comments at `/games/{id}/review.pdn`) and
-//! its three best moves in a position at `/games/{id}/lines?ply=N`. Errors are JSON
-//! `{"code", "message"}` with status 404 `not_found`, 409 `not_finished`, 400 `bad_ply` or 503
-//! (`busy`, `unavailable`, `storage`).
+//! `/games/{id}.pdn`; live and recent public games at `/api/games` (paged with `?before=`);
+//! for a finished game, the engine's review at `/games/{id}/review` (and as PDN with comments
+//! at `/games/{id}/review.pdn`) and its three best moves in a position at
+//! `/games/{id}/lines?ply=N`. Errors are JSON `{"code", "message"}` with status 404
+//! `not_found`, 409 `not_finished`, 400 `bad_ply` or `bad_request`, or 503 (`busy`,
+//! `unavailable`, `storage`).
 //!
 //! WebSocket: every message is one JSON object with a type field `t`. A client message may
 //! carry an `id`, echoed as `re` in the reply. Clients `create` a game (against the
-//! `computer`, a `friend` or an `open` seat in the lobby), `join`, `watch`, `move`, `draw`
-//! (`offer`, `accept`, `decline`), `resign`, ask for a `rematch`, follow the `lobby` or the
-//! `games`, and `ping`. The server answers `seated`, `watching`, `ok`, `rematch`, `pong` or
-//! `error` (with an [`ErrorCode`]), and pushes each watched game's `state`, the `lobby` and
-//! the `games` as they change. Client messages are at most 4096 bytes and rate-limited; a
+//! `computer`, a `friend` who joins with the game's invitation, or an `open` seat in the
+//! lobby), `join`, `watch`, `move`, `draw` (`offer`, `accept`, `decline`), `resign`, ask for
+//! a `rematch`, follow the `lobby` or the `games`, and `ping`. The server answers `seated`,
+//! `watching`, `ok`, `rematch`, `pong` or `error` (with an [`ErrorCode`]), and pushes each
+//! watched game's `state`, the `lobby` and the `games` as they change. Client messages are at most 4096 bytes and rate-limited; a
 //! refused message changes nothing.
 
 mod actor;
 pub mod computer;
 mod database_url;
 pub mod error;
+pub mod lifecycle;
 pub mod live;
 pub mod pdn;
 pub mod protocol;
@@ -72,6 +78,7 @@ use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
 pub use error::{ApiError, ErrorCode};
+pub use lifecycle::GameLimits;
 pub use registry::Registry;
 pub use store::Store;
 
@@ -84,6 +91,20 @@ pub struct Config {
     pub db: String,
     /// Engine searches run at once (default: the number of CPUs).
     pub engine_threads: Option<usize>,
+    /// Quotas per client address and how long games wait (see [`lifecycle`]).
+    pub game_limits: GameLimits,
+}
+
+impl Default for Config {
+    /// The defaults of `checkers serve`.
+    fn default() -> Config {
+        Config {
+            addr: "127.0.0.1:8080".to_string(),
+            db: "checkers.db".to_string(),
+            engine_threads: None,
+            game_limits: GameLimits::default(),
+        }
+    }
 }
 
 /// A server running in this process.
@@ -104,21 +125,29 @@ impl Running {
     }
 }
 
-/// Opens the database, resumes unfinished games, binds the address and starts serving.
+/// Opens the database, reads which games wait for an opponent (not the games themselves: any
+/// game is loaded when asked for), binds the address and starts serving; then, in the
+/// background, loads the games that must run (clocks running, computers to move).
 pub async fn start(config: &Config) -> anyhow::Result<Running> {
     // The error says which database, without its password.
     let store = Store::open(&config.db).await?;
     let threads = config
         .engine_threads
         .unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
-    let registry = Registry::new(store, computer::ComputerPool::new(threads));
-    registry.resume_unfinished().await.context("cannot resume unfinished games")?;
+    let registry = Registry::new(store, computer::ComputerPool::new(threads), config.game_limits.clone());
+    registry.recall_waiting().await.context("cannot read the games waiting for an opponent")?;
     let listener =
         TcpListener::bind(&config.addr).await.with_context(|| format!("cannot listen on {}", config.addr))?;
     let addr = listener.local_addr()?;
     // Moves are small messages that must go out at once, not wait to be coalesced (Nagle).
     let listener = listener.tap_io(|tcp| {
         let _ = tcp.set_nodelay(true);
+    });
+    let resuming = registry.clone();
+    tokio::spawn(async move {
+        if let Err(e) = resuming.resume_playing().await {
+            eprintln!("checkers serve: cannot resume the games in play: {e}");
+        }
     });
     let (shutdown, stopped) = oneshot::channel::<()>();
     let app = web::router(registry.clone());

@@ -75,7 +75,6 @@ fn unprompted_error(code: ErrorCode, message: &str) -> String {
 /// Serves one WebSocket connection from the client at address `client` (the peer's IP address:
 /// what the server's per-client limits and fair shares count by).
 pub async fn serve_socket(socket: WebSocket, registry: Arc<Registry>, client: IpAddr) {
-    let _ = client;
     let (mut sink, mut stream) = socket.split();
     let mut subs = Subscriptions { game: None, lobby: None, games: None };
     let mut limit = RateLimit::new();
@@ -98,7 +97,7 @@ pub async fn serve_socket(socket: WebSocket, registry: Arc<Registry>, client: Ip
                     vec![unprompted_error(ErrorCode::RateLimited, "too many messages; slow down")]
                 } else {
                     match text {
-                        Some(text) => handle_text(text.as_str(), &registry, &mut subs).await,
+                        Some(text) => handle_text(text.as_str(), &registry, &mut subs, client).await,
                         None => vec![unprompted_error(
                             ErrorCode::BadRequest,
                             "binary messages are not part of the protocol; send JSON text",
@@ -153,10 +152,15 @@ async fn next_list_update<T>(
 }
 
 /// Answers one client message; returns the messages to send back, in order.
-async fn handle_text(text: &str, registry: &Arc<Registry>, subs: &mut Subscriptions) -> Vec<String> {
+async fn handle_text(
+    text: &str,
+    registry: &Arc<Registry>,
+    subs: &mut Subscriptions,
+    client: IpAddr,
+) -> Vec<String> {
     let (re, message) = read_client_message(text);
     let replies = match message {
-        Ok(message) => dispatch(message, &re, registry, subs).await,
+        Ok(message) => dispatch(message, &re, registry, subs, client).await,
         Err(e) => Err(e),
     };
     replies.unwrap_or_else(|e| vec![ServerMessage::error(&re, &e).to_text()])
@@ -190,6 +194,7 @@ async fn seated_replies(
         game: &seated.game,
         color: color_name(seated.color),
         token: &seated.token,
+        invite: seated.invite.as_deref(),
     };
     let mut replies = vec![reply.to_text()];
     replies.extend(subscribe(registry, subs, &seated.game, Some(&seated.token), &Value::Null).await?);
@@ -225,6 +230,7 @@ async fn dispatch(
     re: &Value,
     registry: &Arc<Registry>,
     subs: &mut Subscriptions,
+    client: IpAddr,
 ) -> Result<Vec<String>, ApiError> {
     let ok = || ServerMessage::Ok { re, ply: None }.to_text();
     match message {
@@ -247,13 +253,13 @@ async fn dispatch(
             };
             let clock = clock_spec(clock)?;
             let color = color.map(|c| c.known()).transpose()?.and_then(|c| c.color());
-            let request = NewGame { variant, opponent, color, clock, name: clean_name(name) };
+            let request = NewGame { variant, opponent, color, clock, name: clean_name(name), client };
             let seated = registry.create(request).await?;
             seated_replies(registry, subs, &seated, re).await
         }
-        ClientMessage::Join { game, color, name } => {
+        ClientMessage::Join { game, color, name, invite } => {
             let color = color.map(|c| c.known()).transpose()?.and_then(|c| c.color());
-            let seated = registry.join(&game, color, clean_name(name)).await?;
+            let seated = registry.join(&game, color, clean_name(name), invite.as_deref()).await?;
             seated_replies(registry, subs, &seated, re).await
         }
         ClientMessage::Watch { game, token } => subscribe(registry, subs, &game, token.as_deref(), re).await,
@@ -273,7 +279,7 @@ async fn dispatch(
             Ok(vec![ok()])
         }
         ClientMessage::Rematch { game, token } => {
-            let new_game = registry.rematch(&game, &token).await?;
+            let new_game = registry.rematch(&game, &token, client).await?;
             Ok(vec![ServerMessage::Rematch { re, game: &game, new_game: new_game.as_deref() }.to_text()])
         }
     }

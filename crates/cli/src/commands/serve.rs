@@ -1,5 +1,9 @@
 //! `checkers serve`: the online game server and its web page.
 
+use std::time::Duration;
+
+use checkers_server::GameLimits;
+
 /// Where to listen and where to keep the games.
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -12,6 +16,14 @@ pub struct Args {
     /// Engine searches to run at once for computer opponents (default: one per CPU).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
     engine_threads: Option<u16>,
+    /// Seconds an open game waits in the lobby before it is deleted, if nobody joins it.
+    #[arg(long, value_name = "SECONDS", default_value_t = GameLimits::default().open_game_expiry.as_secs(),
+          value_parser = clap::value_parser!(u64).range(1..))]
+    expire_open_after: u64,
+    /// Seconds a friend game waits for the friend before it is deleted, if nobody joins it.
+    #[arg(long, value_name = "SECONDS", default_value_t = GameLimits::default().invite_expiry.as_secs(),
+          value_parser = clap::value_parser!(u64).range(1..))]
+    expire_invites_after: u64,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -19,5 +31,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         addr: args.addr,
         db: args.db,
         engine_threads: args.engine_threads.map(usize::from),
+        game_limits: GameLimits {
+            open_game_expiry: Duration::from_secs(args.expire_open_after),
+            invite_expiry: Duration::from_secs(args.expire_invites_after),
+            ..GameLimits::default()
+        },
     })
 }
