@@ -24,6 +24,25 @@ pub const IDLE_UNLOAD: Duration = Duration::from_secs(600);
 
 const HOUR_MS: i64 = 3600 * 1000;
 
+/// Hands the memory freed by games that left back to the operating system. glibc's allocator
+/// keeps freed memory in its arenas (except at their very top): without this, a server that
+/// held a flood of games would stay as big as at its peak after they are gone.
+pub fn release_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only gives the arenas' free pages back to the system, under the
+    // allocator's own locks; it may be called from any thread at any time.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
+/// Shrinks a map that has emptied: a map keeps the room it once needed.
+pub fn shrink<K: Eq + std::hash::Hash, V>(map: &mut HashMap<K, V>) {
+    if map.capacity() > 4 * map.len() + 64 {
+        map.shrink_to_fit();
+    }
+}
+
 /// The quotas and lifetimes of games (the constants above unless configured otherwise, as
 /// tests do to see games expire in seconds).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -79,10 +98,12 @@ impl ClientKey {
     }
 }
 
-/// A client's games: when it created each in the last hour, and how many of them wait.
+/// What a client has now: games created in the last hour, and games waiting. (Counts only:
+/// the times are in one queue for all clients, so that a flood of clients leaves no small
+/// allocation of its own behind, pinning a page of memory each for an hour.)
 #[derive(Debug, Default)]
 struct ClientGames {
-    created_ms: VecDeque<i64>,
+    created: u32,
     waiting: u32,
 }
 
@@ -101,6 +122,8 @@ pub struct Ledger {
     /// The waiting games by expiry time.
     expiries: BTreeSet<(i64, String)>,
     clients: HashMap<ClientKey, ClientGames>,
+    /// Each game created in the last hour, by whom, oldest first.
+    creations: VecDeque<(i64, ClientKey)>,
 }
 
 impl Ledger {
@@ -113,38 +136,36 @@ impl Ledger {
         limits: &GameLimits,
         waits: bool,
     ) -> Result<(), ApiError> {
+        self.forget_creations_before(now_ms - HOUR_MS);
         let games = self.clients.entry(client).or_default();
-        while games.created_ms.front().is_some_and(|&at| at <= now_ms - HOUR_MS) {
-            games.created_ms.pop_front();
-        }
         if waits && games.waiting >= limits.waiting_games {
             return Err(ApiError::too_many_waiting(limits.waiting_games));
         }
-        if games.created_ms.len() >= limits.games_per_hour as usize {
+        if games.created >= limits.games_per_hour {
             return Err(ApiError::too_many_games(limits.games_per_hour));
         }
-        games.created_ms.push_back(now_ms);
+        games.created += 1;
         games.waiting += u32::from(waits);
+        self.creations.push_back((now_ms, client));
         Ok(())
     }
 
     /// Takes back what [`Ledger::admit`] counted for a game that was not made after all.
     pub fn refund(&mut self, client: ClientKey, now_ms: i64, waits: bool) {
-        if let Some(games) = self.clients.get_mut(&client) {
-            if let Some(at) = games.created_ms.iter().rposition(|&at| at == now_ms) {
-                games.created_ms.remove(at);
-            }
-            if waits {
-                games.waiting = games.waiting.saturating_sub(1);
+        if let Some(at) = self.creations.iter().rposition(|&creation| creation == (now_ms, client)) {
+            self.creations.remove(at);
+            if let Some(games) = self.clients.get_mut(&client) {
+                games.created = games.created.saturating_sub(1);
+                games.waiting = games.waiting.saturating_sub(u32::from(waits));
             }
         }
     }
 
     /// Counts a game created at `at_ms` found in the database at start-up.
     pub fn count_creation(&mut self, client: ClientKey, at_ms: i64) {
-        let games = self.clients.entry(client).or_default();
-        let at = games.created_ms.partition_point(|&t| t <= at_ms);
-        games.created_ms.insert(at, at_ms);
+        self.clients.entry(client).or_default().created += 1;
+        let at = self.creations.partition_point(|&(t, _)| t <= at_ms);
+        self.creations.insert(at, (at_ms, client));
     }
 
     /// Follows a game that waits for an opponent until `expires_ms`. `admitted`: its client's
@@ -164,8 +185,11 @@ impl Ledger {
     pub fn remove_waiting(&mut self, id: &str) {
         let Some(game) = self.waiting.remove(id) else { return };
         self.expiries.remove(&(game.expires_ms, id.to_string()));
-        if let Some(games) = game.client.and_then(|c| self.clients.get_mut(&c)) {
-            games.waiting = games.waiting.saturating_sub(1);
+        if let Some(client) = game.client {
+            if let Some(games) = self.clients.get_mut(&client) {
+                games.waiting = games.waiting.saturating_sub(1);
+            }
+            self.forget_idle_client(client);
         }
     }
 
@@ -184,14 +208,38 @@ impl Ledger {
         self.waiting.len()
     }
 
-    /// Drops creations older than an hour, and clients with nothing left counted.
+    /// Drops the creations of more than an hour before `now_ms`.
     pub fn prune(&mut self, now_ms: i64) {
-        self.clients.retain(|_, games| {
-            while games.created_ms.front().is_some_and(|&at| at <= now_ms - HOUR_MS) {
-                games.created_ms.pop_front();
+        self.forget_creations_before(now_ms - HOUR_MS);
+    }
+
+    /// Gives back the room of games and clients gone.
+    pub fn shrink(&mut self) {
+        shrink(&mut self.waiting);
+        shrink(&mut self.clients);
+        if self.creations.capacity() > 4 * self.creations.len() + 64 {
+            self.creations.shrink_to_fit();
+        }
+    }
+
+    fn forget_creations_before(&mut self, cutoff_ms: i64) {
+        while let Some(&(at, client)) = self.creations.front() {
+            if at > cutoff_ms {
+                break;
             }
-            games.waiting > 0 || !games.created_ms.is_empty()
-        });
+            self.creations.pop_front();
+            if let Some(games) = self.clients.get_mut(&client) {
+                games.created = games.created.saturating_sub(1);
+            }
+            self.forget_idle_client(client);
+        }
+    }
+
+    /// Forgets a client with nothing left counted.
+    fn forget_idle_client(&mut self, client: ClientKey) {
+        if self.clients.get(&client).is_some_and(|games| games.created == 0 && games.waiting == 0) {
+            self.clients.remove(&client);
+        }
     }
 }
 
@@ -247,7 +295,7 @@ mod tests {
         ledger.remove_waiting("early");
         ledger.remove_waiting("late");
         assert_eq!((ledger.waiting_count(), ledger.expired(i64::MAX, 10).len()), (0, 0));
-        ledger.prune(0);
-        assert!(ledger.clients.is_empty(), "{ledger:?}");
+        ledger.prune(2 * HOUR_MS);
+        assert!(ledger.clients.is_empty() && ledger.creations.is_empty(), "{ledger:?}");
     }
 }

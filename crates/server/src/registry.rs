@@ -18,7 +18,7 @@ use tokio::sync::{broadcast, mpsc, oneshot, watch};
 use crate::actor::{Actor, Command, GameHandle};
 use crate::computer::ComputerPool;
 use crate::error::{ApiError, ErrorCode};
-use crate::lifecycle::{ClientKey, GameLimits, Ledger};
+use crate::lifecycle::{release_freed_memory, shrink, ClientKey, GameLimits, Ledger};
 use crate::live::{side, ClockSpec, LiveGame, MoveRequest, Seat, Status};
 use crate::protocol::{DrawAction, Listing, LobbyEntry};
 use crate::review::{Reviewed, Reviews};
@@ -68,6 +68,9 @@ pub const GAMES_PAGE: usize = 100;
 const LOBBY_LEN: usize = 200;
 /// Waiting games deleted together when their time is up.
 const EXPIRY_BATCH: usize = 500;
+/// Games that must have left memory (and half of those it held) before the memory they took
+/// is handed back to the system (a game takes about 10 KB).
+const RELEASE_AFTER: usize = 200;
 
 /// The games in memory, and the lists clients follow.
 pub struct Registry {
@@ -556,14 +559,26 @@ async fn refresh_games_list(registry: Weak<Registry>) {
     }
 }
 
-/// Deletes the games nobody joined in time, looking every `period`; ends with the registry.
+/// Deletes the games nobody joined in time, looking every `period`, and gives back the
+/// memory of games gone once many have left; ends with the registry.
 async fn expire_waiting_games(registry: Weak<Registry>, period: Duration) {
     let mut tick = tokio::time::interval(period);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    // The most games held in memory since memory was last given back.
+    let mut most_held = 0;
     loop {
         tick.tick().await;
         let Some(registry) = registry.upgrade() else { break };
         registry.expire_due().await;
         lock(&registry.ledger).prune(now_ms());
+        let held = registry.games_in_memory();
+        most_held = most_held.max(held);
+        if most_held >= held + RELEASE_AFTER && held <= most_held / 2 {
+            shrink(&mut lock(&registry.games));
+            shrink(&mut lock(&registry.open_games));
+            lock(&registry.ledger).shrink();
+            let _ = tokio::task::spawn_blocking(release_freed_memory).await;
+            most_held = held;
+        }
     }
 }

@@ -147,10 +147,10 @@ impl Store {
         Ok(games)
     }
 
-    /// The address and time of each game created (with `create`) since `since_ms`.
+    /// The address and time of each game created (with `create`) since `since_ms`, oldest first.
     pub async fn creations_since(&self, since_ms: i64) -> Result<Vec<(IpAddr, i64)>, StoreError> {
         let rows: Vec<(String, i64)> = sqlx::query_as(
-            "SELECT creator, created_ms FROM games WHERE created_ms > $1 AND creator IS NOT NULL",
+            "SELECT creator, created_ms FROM games WHERE created_ms > $1 AND creator IS NOT NULL ORDER BY created_ms",
         )
         .bind(since_ms)
         .fetch_all(&self.pool)
