@@ -17,8 +17,7 @@ use crate::computer::ThinkClock;
 use crate::error::ApiError;
 use crate::live::{side, LiveGame, MoveRequest, PlayerKind, Refusal, Status};
 use crate::pdn::game_record;
-use crate::protocol::ServerMessage;
-use crate::protocol::{state_text, DrawAction};
+use crate::protocol::{state_text, DrawAction, ServerMessage};
 use crate::registry::Registry;
 use crate::store::now_ms;
 use crate::token::new_game_id;
@@ -29,52 +28,28 @@ pub type Reply<T> = oneshot::Sender<Result<T, ApiError>>;
 /// What a game's actor is asked to do.
 pub enum Command {
     // The game's `state` message as of now.
-    Snapshot {
-        reply: oneshot::Sender<Arc<str>>,
-    },
-    SeatOf {
-        token_hash: String,
-        reply: oneshot::Sender<Option<Color>>,
-    },
-    Join {
-        wanted: Option<Color>,
-        token_hash: String,
-        name: Option<String>,
-        /// The hash of the invitation's secret given, if any: a friend game needs it.
-        invite_hash: Option<String>,
-        reply: Reply<Color>,
-    },
-    Move {
-        token_hash: String,
-        request: MoveRequest,
-        ply: Option<u32>,
-        reply: Reply<u32>,
-    },
-    Draw {
-        token_hash: String,
-        action: DrawAction,
-        reply: Reply<()>,
-    },
-    Resign {
-        token_hash: String,
-        reply: Reply<()>,
-    },
-    Rematch {
-        token_hash: String,
-        reply: Reply<Option<String>>,
-    },
-    Pdn {
-        reply: oneshot::Sender<PdnGame>,
-    },
+    Snapshot { reply: oneshot::Sender<Arc<str>> },
+    SeatOf { token_hash: String, reply: oneshot::Sender<Option<Color>> },
+    Join { request: JoinRequest, reply: Reply<Color> },
+    Move { token_hash: String, request: MoveRequest, ply: Option<u32>, reply: Reply<u32> },
+    Draw { token_hash: String, action: DrawAction, reply: Reply<()> },
+    Resign { token_hash: String, reply: Reply<()> },
+    Rematch { token_hash: String, reply: Reply<Option<String>> },
+    Pdn { reply: oneshot::Sender<PdnGame> },
     // The game's moves so far, and whether it is over.
-    Record {
-        reply: oneshot::Sender<(Game, bool)>,
-    },
+    Record { reply: oneshot::Sender<(Game, bool)> },
     // Nobody joined in time: deletes the game if it still waits (answers whether it did) and
     // stops the actor.
-    Expire {
-        reply: Reply<bool>,
-    },
+    Expire { reply: Reply<bool> },
+}
+
+/// A request for a free seat: the seat wanted, the new seat token's hash, the player's name,
+/// and the hash of the invitation's secret given, if any (a friend game needs it).
+pub struct JoinRequest {
+    pub wanted: Option<Color>,
+    pub token_hash: String,
+    pub name: Option<String>,
+    pub invite_hash: Option<String>,
 }
 
 /// How to reach a game's actor: its commands, and the states it pushes.
@@ -273,8 +248,8 @@ impl Actor {
             Command::Record { reply } => {
                 let _ = reply.send((self.game.game.clone(), self.game.status == Status::Finished));
             }
-            Command::Join { wanted, token_hash, name, invite_hash, reply } => {
-                let result = self.join(wanted, token_hash, name, invite_hash).await;
+            Command::Join { request, reply } => {
+                let result = self.join(request).await;
                 let _ = reply.send(result);
             }
             Command::Expire { reply } => {
@@ -306,13 +281,8 @@ impl Actor {
         }
     }
 
-    async fn join(
-        &mut self,
-        wanted: Option<Color>,
-        token_hash: String,
-        name: Option<String>,
-        invite_hash: Option<String>,
-    ) -> Result<Color, ApiError> {
+    async fn join(&mut self, request: JoinRequest) -> Result<Color, ApiError> {
+        let JoinRequest { wanted, token_hash, name, invite_hash } = request;
         if self.game.invite_hash.is_some() && invite_hash != self.game.invite_hash {
             return Err(ApiError::not_invited());
         }

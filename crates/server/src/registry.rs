@@ -15,7 +15,7 @@ use std::time::Duration;
 use checkers_rules::{Color, Game, Position, Variant};
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
 
-use crate::actor::{Actor, Command, GameHandle};
+use crate::actor::{Actor, Command, GameHandle, JoinRequest};
 use crate::computer::ComputerPool;
 use crate::error::{ApiError, ErrorCode};
 use crate::lifecycle::{release_freed_memory, shrink, ClientKey, GameLimits, Ledger};
@@ -299,7 +299,8 @@ impl Registry {
         let token = new_seat_token();
         let (reply, rx) = oneshot::channel();
         let invite_hash = invite.map(hash_token);
-        let command = Command::Join { wanted, token_hash: hash_token(&token), name, invite_hash, reply };
+        let request = JoinRequest { wanted, token_hash: hash_token(&token), name, invite_hash };
+        let command = Command::Join { request, reply };
         let color = self.send(id, command, rx).await??;
         Ok(Seated { game: id.to_string(), color, token, invite: None })
     }
