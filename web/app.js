@@ -9,6 +9,9 @@ const store = {
   set(key, value) { try { localStorage.setItem(key, value); } catch (e) { /* private mode */ } },
 };
 const seatKey = (id) => 'checkers.seat.' + id;
+// A friend game's invitation secret, kept by its creator (to show the link) and by whoever
+// opened the link (to join with it).
+const inviteKey = (id) => 'checkers.invite.' + id;
 
 // ---- connection -------------------------------------------------------------------------
 
@@ -95,10 +98,14 @@ const app = {
 function route() {
   const path = location.pathname;
   const match = path.match(/^\/g\/([A-Za-z0-9]{1,32})$/);
-  // A seat token may come in the link (#t=...): keep it and take it out of the address bar.
-  if (match && location.hash.startsWith('#t=')) {
-    const token = location.hash.slice(3);
-    if (/^[0-9a-f]{32}$/.test(token)) store.set(seatKey(match[1]), token);
+  // A seat token (#t=...) or a friend game's invitation (#invite=...) may come in the link:
+  // keep it and take it out of the address bar.
+  if (match && location.hash.length > 1) {
+    const given = new URLSearchParams(location.hash.slice(1));
+    const token = given.get('t');
+    const invite = given.get('invite');
+    if (token && /^[0-9a-f]{32}$/.test(token)) store.set(seatKey(match[1]), token);
+    if (invite && /^[0-9a-f]{32}$/.test(invite)) store.set(inviteKey(match[1]), invite);
     history.replaceState(null, '', path);
   }
   if (match) showGame(match[1]);
@@ -222,6 +229,7 @@ function createGame(event) {
   send(msg, (reply) => {
     if (reply.t === 'seated') {
       store.set(seatKey(reply.game), reply.token);
+      if (reply.invite) store.set(inviteKey(reply.game), reply.invite);
       app.myColor = reply.color;
       navigate('/g/' + reply.game);
     } else if (reply.t === 'error') toast(reply.message);
@@ -229,7 +237,8 @@ function createGame(event) {
 }
 
 function joinGame(id, name) {
-  send({ t: 'join', game: id, name }, (reply) => {
+  const invite = store.get(inviteKey(id));
+  send({ t: 'join', game: id, name, invite: invite || undefined }, (reply) => {
     if (reply.t === 'seated') {
       store.set(seatKey(reply.game), reply.token);
       app.myColor = reply.color;
@@ -628,8 +637,12 @@ function renderGame() {
 
   const link = location.origin + '/g/' + s.id;
   const freeSeat = s.status === 'waiting' && !(s.players.white.seated && s.players.black.seated);
-  document.getElementById('invite').hidden = !(freeSeat && seated);
-  document.getElementById('invite-link').value = link;
+  // A friend game (not in the lobby) is joined with its invitation only, which the page that
+  // created it keeps; an open game by its plain link.
+  const invite = store.get(inviteKey(s.id));
+  const friendLink = !s.listed && invite ? link + '#invite=' + invite : '';
+  document.getElementById('invite').hidden = !(freeSeat && seated && (s.listed || friendLink));
+  document.getElementById('invite-link').value = s.listed ? link : friendLink;
   document.getElementById('join-box').hidden = !(freeSeat && !seated);
   document.getElementById('resume-link').value = seated ? link + '#t=' + myToken() : '';
   document.querySelector('.resume').hidden = !seated;

@@ -1,7 +1,8 @@
 // Browser end-to-end test of the web page: Debian's chromium driven by playwright-core.
-// Two browser contexts play a short game by clicking and have it reviewed by the engine; a
-// third plays the computer; a fourth sees level 9 open from its book; a screenshot of the
-// board is saved to artifacts/e2e-board.png.
+// Two browser contexts play a short friend game by clicking (a stranger with the game's plain
+// address is refused, the friend joins with the invitation link) and have it reviewed by the
+// engine; a third plays the computer; a fourth sees level 9 open from its book; a screenshot
+// of the board is saved to artifacts/e2e-board.png.
 //
 //   npm install --prefix web/e2e playwright-core   (once)
 //   node web/e2e/play.mjs [path/to/checkers]       (default target/debug/checkers)
@@ -89,6 +90,17 @@ await check('two people play a short game by clicking', async () => {
   // The page fills the link once the server has seated Alice, a moment after the URL changes.
   await alice.waitForFunction(() => document.querySelector('#invite-link')?.value.includes('/g/'));
   const link = await alice.inputValue('#invite-link');
+  if (!/\/g\/[a-z0-9]+#invite=[0-9a-f]{32}$/.test(link)) throw new Error('no invitation in the link: ' + link);
+  // A friend game is private: in no list, and its plain address is not enough to join it.
+  const gamePath = new URL(link).pathname;
+  const eve = await newPage();
+  await eve.goto(base + gamePath);
+  await eve.click('#join-btn');
+  await eve.waitForFunction(() => /private/.test(document.querySelector('#toast')?.textContent || ''));
+  if (await eve.isHidden('#join-box')) throw new Error('a stranger took the seat');
+  const listed = await (await fetch(base + '/api/games')).text();
+  if (listed.includes(gamePath.slice(3))) throw new Error('the friend game is listed: ' + listed);
+  await eve.context().close();
   const bob = await newPage();
   await bob.goto(link);
   await bob.click('#join-btn');

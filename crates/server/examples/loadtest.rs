@@ -7,12 +7,15 @@
 //!
 //! By default it starts a server in this process on a fresh SQLite file; `--addr HOST:PORT
 //! --db URL` drives a server started elsewhere (`checkers serve`) and checks its database.
-//! Each game has two clients; the side to move waits `--think-ms` (varied ±50%), sends a
-//! legal move and times the round trip until the server confirms it (after the commit).
+//! Each game has two clients, who play a friend game (joined with its invitation); the side to
+//! move waits `--think-ms` (varied ±50%), sends a legal move and times the round trip until the
+//! server confirms it (after the commit). On a loopback server each game's clients connect
+//! from an address of their own (127.1.x.y), as players on many machines would: the server's
+//! quotas and limits count per address.
 //! It prints the move round-trip percentiles and the number of moves lost or doubled.
 
 use std::collections::HashMap;
-use std::net::SocketAddr;
+use std::net::{Ipv4Addr, SocketAddr};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -53,6 +56,22 @@ fn options() -> anyhow::Result<Options> {
 }
 
 type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// A WebSocket to the server, from the loopback address of game `index` if the server is on
+/// loopback, with a small read buffer (the default 128 KiB is zeroed on every read) and no
+/// Nagle delay, as a browser has.
+async fn connect(addr: SocketAddr, index: u64) -> anyhow::Result<Socket> {
+    let socket = tokio::net::TcpSocket::new_v4()?;
+    if addr.ip().is_loopback() {
+        let own = Ipv4Addr::from(u32::from(Ipv4Addr::new(127, 1, 0, 0)) + index as u32);
+        socket.bind(SocketAddr::from((own, 0)))?;
+    }
+    let tcp = socket.connect(addr).await?;
+    tcp.set_nodelay(true)?;
+    let config = Some(WebSocketConfig::default().read_buffer_size(16 * 1024));
+    let stream = tokio_tungstenite::MaybeTlsStream::Plain(tcp);
+    Ok(tokio_tungstenite::client_async_with_config(format!("ws://{addr}/ws"), stream, config).await?.0)
+}
 
 async fn request(ws: &mut Socket, message: Value) -> anyhow::Result<Value> {
     ws.send(Message::Text(message.to_string().into())).await?;
@@ -168,27 +187,6 @@ async fn player(
     Ok(confirmed)
 }
 
-/// A WebSocket to the server for game `index`'s players. A server on this machine's IPv4
-/// loopback is connected to from 127.0.x.y, sixteen games to an address (every 127.x.y.z is
-/// this machine's on Linux), so that its cap on connections per client address does not bind.
-async fn connect(addr: SocketAddr, index: u64) -> anyhow::Result<Socket> {
-    let tcp = if addr.ip().is_loopback() && addr.is_ipv4() {
-        let socket = tokio::net::TcpSocket::new_v4()?;
-        let n = index / 16;
-        socket.bind(SocketAddr::from(([127, 0, (n / 250) as u8, (2 + n % 250) as u8], 0)))?;
-        socket.connect(addr).await?
-    } else {
-        tokio::net::TcpStream::connect(addr).await?
-    };
-    // No Nagle delay and a small read buffer (the default 128 KiB is zeroed on every read), as
-    // a browser does.
-    tcp.set_nodelay(true)?;
-    let config = Some(WebSocketConfig::default().read_buffer_size(16 * 1024));
-    let url = format!("ws://{addr}/ws");
-    let stream = tokio_tungstenite::MaybeTlsStream::Plain(tcp);
-    Ok(tokio_tungstenite::client_async_with_config(url, stream, config).await?.0)
-}
-
 async fn one_game(
     addr: SocketAddr,
     o: Arc<Options>,
@@ -206,7 +204,8 @@ async fn one_game(
     )
     .await?;
     let game = created["game"].as_str().context("create failed")?.to_string();
-    let joined = request(&mut b, json!({"t": "join", "game": game})).await?;
+    let invite = created["invite"].as_str().context("a friend game's invitation")?;
+    let joined = request(&mut b, json!({"t": "join", "game": game, "invite": invite})).await?;
     if joined["t"] != "seated" {
         bail!("join failed: {joined}");
     }

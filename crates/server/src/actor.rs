@@ -5,8 +5,9 @@
 //! every subscriber: a client never hears of a move that a crash could lose. The actor also
 //! runs the game's clock (waking when the side to move would run out), asks the computer
 //! pool for moves when the computer is to play (charging its clock for its search only),
-//! answers draw offers to the computer from what it already thought where it can, and
-//! unloads a finished game nobody watches.
+//! answers draw offers to the computer from what it already thought where it can, unloads its
+//! game once idle (nobody watches, no clock runs, the computer is not to move), and deletes it
+//! if nobody joined it in time.
 
 use std::net::IpAddr;
 use std::sync::Arc;
@@ -20,7 +21,7 @@ use crate::computer::{Judgements, ThinkClock, Thought};
 use crate::error::ApiError;
 use crate::live::{side, LiveGame, MoveRequest, PlayerKind, Refusal, Status};
 use crate::pdn::game_record;
-use crate::protocol::{state_text, DrawAction};
+use crate::protocol::{state_text, DrawAction, ServerMessage};
 use crate::registry::Registry;
 use crate::store::now_ms;
 use crate::token::new_game_id;
@@ -33,7 +34,7 @@ pub enum Command {
     // The game's `state` message as of now.
     Snapshot { reply: oneshot::Sender<Arc<str>> },
     SeatOf { token_hash: String, reply: oneshot::Sender<Option<Color>> },
-    Join { wanted: Option<Color>, token_hash: String, name: Option<String>, reply: Reply<Color> },
+    Join { request: JoinRequest, reply: Reply<Color> },
     Move { token_hash: String, request: MoveRequest, ply: Option<u32>, reply: Reply<u32> },
     Draw { token_hash: String, action: DrawAction, reply: Reply<()> },
     Resign { token_hash: String, reply: Reply<()> },
@@ -42,6 +43,18 @@ pub enum Command {
     Pdn { reply: oneshot::Sender<PdnGame> },
     // The game's moves so far, and whether it is over.
     Record { reply: oneshot::Sender<(Game, bool)> },
+    // Nobody joined in time: deletes the game if it still waits (answers whether it did) and
+    // stops the actor.
+    Expire { reply: Reply<bool> },
+}
+
+/// A request for a free seat: the seat wanted, the new seat token's hash, the player's name,
+/// and the hash of the invitation's secret given, if any (a friend game needs it).
+pub struct JoinRequest {
+    pub wanted: Option<Color>,
+    pub token_hash: String,
+    pub name: Option<String>,
+    pub invite_hash: Option<String>,
 }
 
 /// How to reach a game's actor: its commands, and the states it pushes.
@@ -50,9 +63,6 @@ pub struct GameHandle {
     pub commands: mpsc::Sender<Command>,
     pub updates: broadcast::Sender<Arc<str>>,
 }
-
-/// How long a finished game nobody watches stays in memory.
-const IDLE_UNLOAD: Duration = Duration::from_secs(600);
 
 /// Sleeps until a wall-clock time (ms since the epoch); never wakes for `None`.
 async fn sleep_until_ms(deadline: Option<i64>) {
@@ -79,6 +89,8 @@ pub struct Actor {
     think: Option<(u32, oneshot::Receiver<Thought>)>,
     /// What the computer thought of the latest positions, for answering draw offers.
     judgements: Judgements,
+    /// The game has been deleted (it expired): the actor stops.
+    deleted: bool,
 }
 
 impl Actor {
@@ -88,7 +100,11 @@ impl Actor {
         let (commands, receiver) = mpsc::channel(64);
         let (updates, _) = broadcast::channel(16);
         let handle = GameHandle { commands, updates: updates.clone() };
-        (Actor { registry, game, updates, think: None, judgements: Judgements::default() }, handle, receiver)
+        (
+            Actor { registry, game, updates, think: None, judgements: Judgements::default(), deleted: false },
+            handle,
+            receiver,
+        )
     }
 
     pub fn game(&self) -> &LiveGame {
@@ -98,6 +114,7 @@ impl Actor {
     pub async fn run(mut self, mut commands: mpsc::Receiver<Command>) {
         self.start_thinking();
         let mut idle_since = tokio::time::Instant::now();
+        let idle_unload = self.registry.limits.idle_unload;
         loop {
             let deadline = self.game.flag_deadline_ms();
             tokio::select! {
@@ -105,14 +122,17 @@ impl Actor {
                     let Some(command) = command else { break };
                     idle_since = tokio::time::Instant::now();
                     self.handle(command).await;
+                    if self.deleted {
+                        break;
+                    }
                 }
                 _ = sleep_until_ms(deadline) => self.flag_fall().await,
                 thought = wait_for_move(&mut self.think) => {
                     let ply = self.think.take().map(|(ply, _)| ply);
                     self.computer_move(ply, thought).await;
                 }
-                _ = tokio::time::sleep_until(idle_since + IDLE_UNLOAD) => {
-                    if self.game.status == Status::Finished && self.updates.receiver_count() == 0 {
+                _ = tokio::time::sleep_until(idle_since + idle_unload) => {
+                    if self.may_unload() {
                         self.registry.unload(&self.game.id);
                         break;
                     }
@@ -123,6 +143,15 @@ impl Actor {
         self.registry.computer.release_game(&self.game.id);
     }
 
+    /// Whether the game may leave memory: nobody follows it and nothing runs in it (no
+    /// clock, no computer to move). It is loaded again when asked for.
+    fn may_unload(&self) -> bool {
+        self.updates.receiver_count() == 0
+            && self.think.is_none()
+            && self.game.flag_deadline_ms().is_none()
+            && self.game.computer_to_move().is_none()
+    }
+
     fn publish(&mut self) {
         // Before anyone hears the game is over, so its player may start another at once.
         if self.game.status == Status::Finished {
@@ -130,8 +159,7 @@ impl Actor {
         }
         let text: Arc<str> = Arc::from(state_text(&self.game, now_ms()));
         let _ = self.updates.send(text);
-        self.registry.update_lobby(&self.game);
-        self.registry.update_summary(&self.game);
+        self.registry.game_changed(&self.game);
         self.start_thinking();
     }
 
@@ -265,8 +293,12 @@ impl Actor {
             Command::Record { reply } => {
                 let _ = reply.send((self.game.game.clone(), self.game.status == Status::Finished));
             }
-            Command::Join { wanted, token_hash, name, reply } => {
-                let result = self.join(wanted, token_hash, name).await;
+            Command::Join { request, reply } => {
+                let result = self.join(request).await;
+                let _ = reply.send(result);
+            }
+            Command::Expire { reply } => {
+                let result = self.expire().await;
                 let _ = reply.send(result);
             }
             Command::Move { token_hash, request, ply, reply } => {
@@ -294,12 +326,11 @@ impl Actor {
         }
     }
 
-    async fn join(
-        &mut self,
-        wanted: Option<Color>,
-        token_hash: String,
-        name: Option<String>,
-    ) -> Result<Color, ApiError> {
+    async fn join(&mut self, request: JoinRequest) -> Result<Color, ApiError> {
+        let JoinRequest { wanted, token_hash, name, invite_hash } = request;
+        if self.game.invite_hash.is_some() && invite_hash != self.game.invite_hash {
+            return Err(ApiError::not_invited());
+        }
         if let Some(color) = self.game.seat_of(&token_hash) {
             return Ok(color);
         }
@@ -309,6 +340,18 @@ impl Actor {
         self.game = next;
         self.publish();
         Ok(color)
+    }
+
+    /// Deletes the game if it still waits for an opponent, and tells whoever watches it.
+    async fn expire(&mut self) -> Result<bool, ApiError> {
+        if self.game.status != Status::Waiting {
+            return Ok(false);
+        }
+        self.registry.store.delete_waiting_games(std::slice::from_ref(&self.game.id)).await?;
+        let notice = ServerMessage::error(&serde_json::Value::Null, &ApiError::expired()).to_text();
+        let _ = self.updates.send(Arc::from(notice));
+        self.deleted = true;
+        Ok(true)
     }
 
     async fn human_move(

@@ -177,13 +177,13 @@ impl ComputerPool {
     }
 
     /// Counts `game`, against the computer, among `client`'s games in play; refused with
-    /// `too_many_games` when the client already has [`MAX_COMPUTER_GAMES`].
+    /// `too_many_computer_games` when the client already has [`MAX_COMPUTER_GAMES`].
     pub fn admit_game(&self, client: IpAddr, game: &str) -> Result<(), ApiError> {
         let mut players = lock(&self.inner.players);
         let games = players.games_of.entry(client).or_default();
         if *games >= MAX_COMPUTER_GAMES {
             return Err(ApiError::new(
-                ErrorCode::TooManyGames,
+                ErrorCode::TooManyComputerGames,
                 format!(
                     "you already have {MAX_COMPUTER_GAMES} games against the computer in play: finish or resign \
                      one first"
@@ -466,7 +466,7 @@ mod tests {
             pool.admit_game(a, &format!("g{n}")).unwrap();
         }
         let refused = pool.admit_game(a, "extra").unwrap_err();
-        assert_eq!(refused.code, ErrorCode::TooManyGames);
+        assert_eq!(refused.code, ErrorCode::TooManyComputerGames);
         assert!(pool.admit_game(b, "other").is_ok(), "another client has its own cap");
         assert_eq!(pool.requester("g0"), Requester::Client(a));
         assert_eq!(pool.requester("resumed"), Requester::Game("resumed".into()));

@@ -29,12 +29,20 @@ pub enum ErrorCode {
     NotStarted,
     GameOver,
     NoFreeSeat,
+    /// A friend game is joined with its invitation's secret only.
+    NotInvited,
+    /// The client's address has created as many games in the last hour as it may.
+    TooManyGames,
+    /// The client's address has as many games waiting for an opponent as it may.
+    TooManyWaiting,
+    /// Pushed to a waiting game's followers when it is deleted: nobody joined it in time.
+    Expired,
     NoDrawOffer,
     /// The computer judged the offered draw and declined it.
     DrawDeclined,
     RematchRefused,
     /// The client already has as many games against the computer in play as it may.
-    TooManyGames,
+    TooManyComputerGames,
     /// The database did not take the change; nothing was changed.
     Storage,
     /// The game or the engine cannot be reached just now.
@@ -84,6 +92,30 @@ impl ApiError {
     /// Too many requests from one client: the HTTP endpoints' and the review queue's limits.
     pub fn rate_limited(message: impl Into<String>) -> ApiError {
         ApiError::new(ErrorCode::RateLimited, message)
+    }
+    pub fn not_invited() -> ApiError {
+        ApiError::new(
+            ErrorCode::NotInvited,
+            "this game is private: join it through the invitation link its creator shared",
+        )
+    }
+    pub fn too_many_games(per_hour: u32) -> ApiError {
+        ApiError::new(
+            ErrorCode::TooManyGames,
+            format!("at most {per_hour} games an hour may be created from one address: try again later"),
+        )
+    }
+    pub fn too_many_waiting(waiting: u32) -> ApiError {
+        ApiError::new(
+            ErrorCode::TooManyWaiting,
+            format!(
+                "at most {waiting} games from one address may wait for an opponent at once: \
+                 cancel one, or wait until someone joins"
+            ),
+        )
+    }
+    pub fn expired() -> ApiError {
+        ApiError::new(ErrorCode::Expired, "nobody joined this game in time, so it has been deleted")
     }
     pub fn busy() -> ApiError {
         ApiError::new(ErrorCode::Busy, "the engine is busy with other reviews: try again in a minute")

@@ -9,6 +9,9 @@
 //! a `postgres://` URL) and a move is confirmed only once committed, so a restart, even after
 //! `kill -9`, loses no confirmed move and unfinished games go on (a running clock resumes from
 //! its last stored reading: nobody is charged for the downtime).
+//! Only games that must run are in memory: a game is loaded when asked for and leaves memory
+//! once idle, start-up loads none before it listens, and games nobody joins are deleted after
+//! a while. Each client address may create so many games an hour and have so many waiting.
 //!
 //! It depends on the rules library and the engine; neither may depend on it. The command line
 //! starts it (`checkers serve`), and nothing here reads the command line itself.
@@ -17,7 +20,8 @@
 //!
 //! | module | what it holds |
 //! | --- | --- |
-//! | [`registry`] | the registry of live games: finds or loads a game's actor, the lobby of open games, the list of games in play |
+//! | [`registry`] | the registry of live games: finds or loads a game's actor, the lobby of open games, the list of games, quotas and expiry |
+//! | [`lifecycle`] | the quotas per client address and the lifetimes of games ([`GameLimits`]), and their bookkeeping |
 //! | `actor` | a game's actor: one task per game in memory, which orders its moves, commits each before anyone hears of it, runs its clock and asks the computer to move |
 //! | [`live`] | a game on the server as pure logic (seats, clocks, offers, refusals), testable without sockets |
 //! | `review` | the engine's reviews and best lines of finished games, queued one at a time and kept |
@@ -26,11 +30,12 @@
 //! | `ws` | one WebSocket connection: limits on size and rate, answers, pushes |
 //! | `web` | the HTTP routes and the embedded page, rate limits, the `Origin` check |
 //! | `serve` | the accept loop: the header-read timeout, the cap on connections per client |
-//! | [`limits`] | what one client may ask: [`Limits`], token buckets, the client's address |
-//! | [`store`] | the database: migrations, group commit, loading games back, errors that never show the password |
+//! | [`limits`] | what one client may ask: [`ClientLimits`], token buckets, the client's address |
+//! | [`lifecycle`] | games' quotas per client address and how long waiting games live: [`GameLimits`] |
+//! | [`store`] | the database: migrations, group commit, loading games back, the list of games from its index, errors that never show the password |
 //! | `database_url` | what follows `--db` made a URL, and shown back without its password |
 //! | [`computer`] | the engine's workers: per-client queues taken in turn, short and long searches, the computer's clock charged for its search only, the cap on games against it |
-//! | [`pdn`], [`token`] | PDN export; seat tokens and game ids |
+//! | [`pdn`], [`token`] | PDN export; seat tokens, invitations and game ids |
 //! | [`rating`] | Glicko-2 ratings and speed classes, as pure arithmetic (not yet used by the server) |
 //! | [`pairing`] | quick-pairing pools: who waits and who is paired with whom, as pure logic (not yet used by the server) |
 //!
@@ -39,31 +44,33 @@
 //! The full description, every field and every code, is `docs/protocol.md`.
 //!
 //! HTTP: the page at `/`, `/g/{id}` and `/games`; the WebSocket at `/ws`; a game as PDN at
-//! `/games/{id}.pdn`; recent and live games at `/api/games`; for a finished game, the engine's
-//! review at `/games/{id}/review` (and as PDN with comments at `/games/{id}/review.pdn`) and
-//! its three best moves in a position at `/games/{id}/lines?ply=N`. Errors are JSON
-//! `{"code", "message"}` with status 404 `not_found`, 409 `not_finished`, 400 `bad_ply`, 429
-//! `rate_limited` (with `Retry-After`), 403 `forbidden` or 503 (`busy`, `unavailable`,
-//! `storage`). Each client address must send its headers within 10 s, holds at most 64
-//! connections, is rate-limited on the list and the engine's endpoints and holds at most two
-//! places in the review queue; a browser page of another site may not open the WebSocket
-//! (unless its origin is allowed). Every answer says `nosniff`.
+//! `/games/{id}.pdn`; live and recent public games at `/api/games` (paged with `?before=`);
+//! for a finished game, the engine's review at `/games/{id}/review` (and as PDN with comments
+//! at `/games/{id}/review.pdn`) and its three best moves in a position at
+//! `/games/{id}/lines?ply=N`. Errors are JSON `{"code", "message"}` with status 404
+//! `not_found`, 409 `not_finished`, 400 `bad_ply` or `bad_request`, 429 `rate_limited` (with
+//! `Retry-After`), 403 `forbidden` or 503 (`busy`, `unavailable`, `storage`). Each client
+//! address must send its headers within 10 s, holds at most 64 connections, is rate-limited on
+//! the list and the engine's endpoints and holds at most two places in the review queue; a
+//! browser page of another site may not open the WebSocket (unless its origin is allowed).
+//! Every answer says `nosniff`.
 //!
 //! WebSocket: every message is one JSON object with a type field `t`. A client message may
 //! carry an `id`, echoed as `re` in the reply. Clients `create` a game (against the
-//! `computer`, a `friend` or an `open` seat in the lobby), `join`, `watch`, `move`, `draw`
-//! (`offer`, `accept`, `decline`), `resign`, ask for a `rematch`, follow the `lobby` or the
-//! `games`, and `ping`. The server answers `seated`, `watching`, `ok`, `rematch`, `pong` or
-//! `error` (with an [`ErrorCode`]), and pushes each watched game's `state`, the `lobby` and
-//! the `games` as they change. Client messages are at most 4096 bytes and rate-limited; a
-//! refused message changes nothing. Ids are strings of at most 64 bytes or integers within
-//! ±(2^53 - 1). A frame the WebSocket protocol forbids closes the connection with the close
-//! code that says why (1007, 1002, 1009).
+//! `computer`, a `friend` who joins with the game's invitation, or an `open` seat in the
+//! lobby), `join`, `watch`, `move`, `draw` (`offer`, `accept`, `decline`), `resign`, ask for
+//! a `rematch`, follow the `lobby` or the `games`, and `ping`. The server answers `seated`,
+//! `watching`, `ok`, `rematch`, `pong` or `error` (with an [`ErrorCode`]), and pushes each
+//! watched game's `state`, the `lobby` and the `games` as they change. Client messages are at
+//! most 4096 bytes and rate-limited; a refused message changes nothing. Ids are strings of at
+//! most 64 bytes or integers within ±(2^53 - 1). A frame the WebSocket protocol forbids
+//! closes the connection with the close code that says why (1007, 1002, 1009).
 
 mod actor;
 pub mod computer;
 mod database_url;
 pub mod error;
+pub mod lifecycle;
 pub mod limits;
 pub mod live;
 pub mod pairing;
@@ -87,7 +94,8 @@ use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
 pub use error::{ApiError, ErrorCode};
-pub use limits::Limits;
+pub use lifecycle::GameLimits;
+pub use limits::ClientLimits;
 pub use registry::Registry;
 pub use store::Store;
 
@@ -102,10 +110,12 @@ pub struct Config {
     /// quick ones (low levels, draw answers), so they never wait behind long searches.
     pub engine_threads: Option<usize>,
     /// What one client may ask of the server (timeouts, connections, request rates).
-    pub limits: Limits,
+    pub limits: ClientLimits,
     /// Origins (`https://example.com`) whose pages may open the WebSocket besides the server's
     /// own: a browser names the page's origin, and a page of another site is refused.
     pub allowed_origins: Vec<String>,
+    /// Quotas per client address and how long games wait (see [`lifecycle`]).
+    pub game_limits: GameLimits,
 }
 
 impl Default for Config {
@@ -115,8 +125,9 @@ impl Default for Config {
             addr: "127.0.0.1:8080".into(),
             db: "checkers.db".into(),
             engine_threads: None,
-            limits: Limits::default(),
+            limits: ClientLimits::default(),
             allowed_origins: Vec::new(),
+            game_limits: GameLimits::default(),
         }
     }
 }
@@ -139,18 +150,26 @@ impl Running {
     }
 }
 
-/// Opens the database, resumes unfinished games, binds the address and starts serving.
+/// Opens the database, reads which games wait for an opponent (not the games themselves: any
+/// game is loaded when asked for), binds the address and starts serving; then, in the
+/// background, loads the games that must run (clocks running, computers to move).
 pub async fn start(config: &Config) -> anyhow::Result<Running> {
     // The error says which database, without its password.
     let store = Store::open(&config.db).await?;
     let threads = config
         .engine_threads
         .unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
-    let registry = Registry::new(store, computer::ComputerPool::new(threads));
-    registry.resume_unfinished().await.context("cannot resume unfinished games")?;
+    let registry = Registry::new(store, computer::ComputerPool::new(threads), config.game_limits.clone());
+    registry.recall_waiting().await.context("cannot read the games waiting for an opponent")?;
     let listener =
         TcpListener::bind(&config.addr).await.with_context(|| format!("cannot listen on {}", config.addr))?;
     let addr = listener.local_addr()?;
+    let resuming = registry.clone();
+    tokio::spawn(async move {
+        if let Err(e) = resuming.resume_playing().await {
+            eprintln!("checkers serve: cannot resume the games in play: {e}");
+        }
+    });
     let (shutdown, stopped) = oneshot::channel::<()>();
     let app = web::router(registry.clone(), &config.limits, &config.allowed_origins);
     let limits = config.limits.clone();

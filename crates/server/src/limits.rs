@@ -17,10 +17,10 @@ pub struct Rate {
     pub per_second: f64,
 }
 
-/// The limits of the HTTP door, per client; [`Limits::default`] is what `checkers serve` uses
+/// The limits of the HTTP door, per client; [`ClientLimits::default`] is what `checkers serve` uses
 /// (tests shorten the timeouts).
 #[derive(Clone, Debug, PartialEq)]
-pub struct Limits {
+pub struct ClientLimits {
     /// Time a client has to send a request's headers, counted from when the server starts
     /// waiting for them: a connection that never finishes them (slowloris) is closed after
     /// it, and so is a keep-alive connection left idle that long after its last answer.
@@ -35,9 +35,9 @@ pub struct Limits {
     pub engine_requests: Rate,
 }
 
-impl Default for Limits {
-    fn default() -> Limits {
-        Limits {
+impl Default for ClientLimits {
+    fn default() -> ClientLimits {
+        ClientLimits {
             header_read_timeout: Duration::from_secs(10),
             connections_per_client: 64,
             list_requests: Rate { burst: 10.0, per_second: 1.0 },

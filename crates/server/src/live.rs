@@ -213,6 +213,9 @@ pub struct LiveGame {
     pub seats: [Seat; 2],
     /// Shown in the lobby while waiting for an opponent (otherwise joined by link only).
     pub listed: bool,
+    /// A friend game's: SHA-256 of its invitation's secret, without which nobody may join it.
+    /// A game with one is private (never in a list of games), and so is its rematch.
+    pub invite_hash: Option<String>,
     pub clock: Option<ClockSpec>,
     /// Time left, White then Black, as of `turn_started_ms`.
     pub remaining_ms: [i64; 2],
@@ -245,6 +248,7 @@ impl LiveGame {
             pdn_moves: Vec::new(),
             seats,
             listed,
+            invite_hash: None,
             clock,
             remaining_ms: [base, base],
             turn_started_ms: None,
@@ -275,6 +279,11 @@ impl LiveGame {
         [Color::White, Color::Black]
             .into_iter()
             .find(|&c| self.seats[side(c)].token_hash.as_deref() == Some(token_hash))
+    }
+
+    /// Whether the game is kept out of every list (a friend game, or a rematch of one).
+    pub fn is_private(&self) -> bool {
+        self.invite_hash.is_some()
     }
 
     /// The side a computer plays, if the computer is to move now.
@@ -580,6 +589,7 @@ impl LiveGame {
         let swapped = [self.seats[1].clone(), self.seats[0].clone()];
         let mut next = LiveGame::new(new_id.clone(), self.game.start(), swapped, self.clock, false, now_ms);
         next.rematch_of = Some(self.id.clone());
+        next.invite_hash = self.invite_hash.clone();
         self.rematch_game = Some(new_id);
         Ok(Some(next))
     }

@@ -50,6 +50,9 @@ pub enum ClientMessage {
         color: Option<Choice<ColorChoice>>,
         #[serde(default)]
         name: Option<String>,
+        /// The secret of a friend game's invitation.
+        #[serde(default)]
+        invite: Option<String>,
     },
     Watch {
         game: String,
@@ -294,12 +297,15 @@ impl<'de> serde::de::Visitor<'de> for IdFinder<'_> {
 #[derive(Serialize)]
 #[serde(tag = "t", rename_all = "snake_case")]
 pub enum ServerMessage<'a> {
-    /// A seat taken; the token is the only key to it (the server keeps only its hash).
+    /// A seat taken; the token is the only key to it (the server keeps only its hash). The
+    /// creator of a friend game also gets the secret its invitation carries.
     Seated {
         re: &'a Value,
         game: &'a str,
         color: &'static str,
         token: &'a str,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        invite: Option<&'a str>,
     },
     /// Subscribed to a game, with the seat the token given holds.
     Watching {
@@ -596,10 +602,12 @@ impl<T: Listed> Listing<T> {
     }
 }
 
-/// The body of `/api/games`.
+/// The body of `/api/games`: a page of the list of games, and where the next page starts
+/// (`null` on the last page).
 #[derive(Serialize)]
 pub struct GamesBody {
     pub games: Vec<GameSummary>,
+    pub next: Option<String>,
 }
 
 /// The body of an HTTP error.
@@ -742,7 +750,7 @@ mod tests {
     #[test]
     fn messages_other_than_state_keep_their_keys_in_alphabetical_order() {
         let re = json!(3);
-        let seated = ServerMessage::Seated { re: &re, game: "g", color: "white", token: "k" };
+        let seated = ServerMessage::Seated { re: &re, game: "g", color: "white", token: "k", invite: None };
         assert_eq!(seated.to_text(), r#"{"color":"white","game":"g","re":3,"t":"seated","token":"k"}"#);
         assert_eq!(ServerMessage::Ok { re: &re, ply: None }.to_text(), r#"{"re":3,"t":"ok"}"#);
         let lobby = Listing::<LobbyEntry>::new(Vec::new());

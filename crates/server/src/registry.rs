@@ -1,9 +1,12 @@
 //! The registry of live games: it finds a game's actor, or loads the game from the database
 //! and starts one, and it keeps what clients follow across games: the lobby of open games and
-//! the list of games in play. Requests about a game go through here to its actor (`actor`);
-//! reviews and lines of finished games to the review queue (`review`).
+//! the list of games (read from the database's index). It enforces the quotas on creating
+//! games, deletes the games nobody joined in time, and at start-up brings back only what must
+//! run (games whose clock runs or whose computer may be to move): every other game is loaded
+//! when asked for, and an idle one leaves memory again. Requests about a game go through here
+//! to its actor (`actor`); reviews and lines of finished games to the review queue (`review`).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, Weak};
@@ -12,14 +15,15 @@ use std::time::Duration;
 use checkers_rules::{Color, Game, Position, Variant};
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
 
-use crate::actor::{Actor, Command, GameHandle};
+use crate::actor::{Actor, Command, GameHandle, JoinRequest};
 use crate::computer::ComputerPool;
 use crate::error::{ApiError, ErrorCode};
+use crate::lifecycle::{release_freed_memory, shrink, ClientKey, GameLimits, Ledger};
 use crate::live::{side, ClockSpec, LiveGame, MoveRequest, Seat, Status};
 use crate::protocol::{DrawAction, Listing, LobbyEntry};
 use crate::review::{Reviewed, Reviews};
-use crate::store::{now_ms, GameSummary, Store, StoreError};
-use crate::token::{hash_token, new_game_id, new_seat_token};
+use crate::store::{now_ms, GameSummary, ListCursor, Store, StoreError};
+use crate::token::{hash_token, new_game_id, new_invite_secret, new_seat_token};
 
 /// Who the opponent of a new game is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,35 +46,48 @@ pub struct NewGame {
     pub color: Option<Color>,
     pub clock: Option<ClockSpec>,
     pub name: Option<String>,
-    /// The address of the client asking (what per-client limits count by).
+    /// The address of the client asking: quotas count by it.
     pub client: IpAddr,
 }
 
-/// A seat taken: the game, the colour, and the token that moves it (known only to its holder).
+/// A seat taken: the game, the colour, and the token that moves it (known only to its holder);
+/// for the creator of a friend game, the secret of its invitation too.
 #[derive(Clone, Debug)]
 pub struct Seated {
     pub game: String,
     pub color: Color,
     pub token: String,
+    pub invite: Option<String>,
 }
 
-/// How often, at most, the list of live games is sent again (games move many times a second).
+/// How often, at most, the list of games is sent again (games move many times a second).
 const GAMES_LIST_PERIOD: Duration = Duration::from_secs(1);
-/// Games in the pushed list of games: live ones first, then the latest finished.
-const GAMES_LIST_LEN: usize = 100;
+/// Most games in a page of the list of games, and in the pushed list.
+pub const GAMES_PAGE: usize = 100;
+/// Open games the lobby shows, the newest.
+const LOBBY_LEN: usize = 200;
+/// Waiting games deleted together when their time is up.
+const EXPIRY_BATCH: usize = 500;
+/// Games that must have left memory (and half of those it held) before the memory they took
+/// is handed back to the system (a game takes about 10 KB).
+const RELEASE_AFTER: usize = 200;
 
 /// The games in memory, and the lists clients follow.
 pub struct Registry {
     pub(crate) store: Store,
     pub(crate) computer: ComputerPool,
+    pub(crate) limits: GameLimits,
     games: Mutex<HashMap<String, GameHandle>>,
-    /// Serialises loading games from the database, so a game never gets two actors.
+    /// Serialises loading games from the database, so a game never gets two actors, and
+    /// keeps games from being loaded while waiting ones are deleted.
     loading: tokio::sync::Mutex<()>,
-    open_games: Mutex<BTreeMap<String, LobbyEntry>>,
+    /// The open games waiting for an opponent, in memory or not.
+    open_games: Mutex<HashMap<String, LobbyEntry>>,
     lobby: watch::Sender<Arc<Listing<LobbyEntry>>>,
-    /// Games in memory that were in play here, as the list of games shows them.
-    summaries: Mutex<HashMap<String, GameSummary>>,
-    summaries_changed: AtomicBool,
+    /// The games waiting for an opponent, and the games each client created lately.
+    ledger: Mutex<Ledger>,
+    /// A game changed since the list of games was last read.
+    games_list_stale: AtomicBool,
     games_list: watch::Sender<Arc<Listing<GameSummary>>>,
     reviews: Reviews,
 }
@@ -82,23 +99,27 @@ pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 impl Registry {
-    pub fn new(store: Store, computer: ComputerPool) -> Arc<Registry> {
+    /// The registry, with its tasks that send the list of games again as it changes and
+    /// delete the games nobody joined in time.
+    pub fn new(store: Store, computer: ComputerPool, limits: GameLimits) -> Arc<Registry> {
         let (lobby, _) = watch::channel(Arc::new(Listing::new(Vec::new())));
         let (games_list, _) = watch::channel(Arc::new(Listing::new(Vec::new())));
         let registry = Arc::new(Registry {
             store,
             reviews: Reviews::new(computer.clone()),
             computer,
+            limits,
             games: Mutex::new(HashMap::new()),
             loading: tokio::sync::Mutex::new(()),
-            open_games: Mutex::new(BTreeMap::new()),
+            open_games: Mutex::new(HashMap::new()),
             lobby,
-            summaries: Mutex::new(HashMap::new()),
-            summaries_changed: AtomicBool::new(false),
+            ledger: Mutex::new(Ledger::default()),
+            games_list_stale: AtomicBool::new(true),
             games_list,
         });
         if let Ok(runtime) = tokio::runtime::Handle::try_current() {
             runtime.spawn(refresh_games_list(Arc::downgrade(&registry)));
+            runtime.spawn(expire_waiting_games(Arc::downgrade(&registry), registry.limits.sweep_period()));
         }
         registry
     }
@@ -112,9 +133,35 @@ impl Registry {
         &self.computer
     }
 
-    /// Loads every unfinished game so clocks run and computers move again after a restart.
-    pub async fn resume_unfinished(self: &Arc<Self>) -> Result<usize, StoreError> {
-        let ids = self.store.unfinished_game_ids().await?;
+    /// Reads what start-up must know before the first client comes, without loading any game:
+    /// the games waiting for an opponent (the lobby, when each expires, whose each is) and the
+    /// games each address created in the last hour. Returns the number of waiting games.
+    pub async fn recall_waiting(&self) -> Result<usize, StoreError> {
+        let waiting = self.store.waiting_games().await?;
+        let now = now_ms();
+        let created = self.store.creations_since(now - 3600 * 1000).await?;
+        let mut ledger = lock(&self.ledger);
+        for (creator, at) in created {
+            ledger.count_creation(ClientKey::of(creator), at);
+        }
+        let mut open = lock(&self.open_games);
+        for game in &waiting {
+            let expires = self.limits.expiry_ms(game.created_ms, game.private);
+            ledger.add_waiting(&game.id, game.creator.map(ClientKey::of), expires, false);
+            if let Some(entry) = &game.lobby {
+                open.insert(game.id.clone(), entry.clone());
+            }
+        }
+        self.lobby.send_replace(Arc::new(lobby_listing(&open)));
+        Ok(waiting.len())
+    }
+
+    /// Loads the games in play that must run without anyone asking: those whose clock runs,
+    /// so a flag falls on time, and those with a computer seat, which may be to move. (A
+    /// running clock goes on from its last stored reading when its game is loaded, so nobody
+    /// is charged for the downtime.) Run once the server listens; returns the number loaded.
+    pub async fn resume_playing(self: &Arc<Self>) -> Result<usize, StoreError> {
+        let ids = self.store.games_to_resume().await?;
         let mut resumed = 0;
         for id in ids {
             match self.handle(&id).await {
@@ -130,15 +177,30 @@ impl Registry {
         self.lobby.subscribe()
     }
 
-    /// The list of live and recently finished games (each entry as in `/api/games`), sent
-    /// again at most once a second while games change.
+    /// The first page of the list of games (each entry as in `/api/games`), sent again at
+    /// most once a second while games change.
     pub fn games_list(&self) -> watch::Receiver<Arc<Listing<GameSummary>>> {
         self.games_list.subscribe()
+    }
+
+    /// A page of the list of public games: at most `limit` (up to [`GAMES_PAGE`]), after
+    /// `after` if given.
+    pub async fn list_games(
+        &self,
+        after: Option<&ListCursor>,
+        limit: usize,
+    ) -> Result<Vec<GameSummary>, StoreError> {
+        self.store.list_games(after, limit.clamp(1, GAMES_PAGE) as i64).await
     }
 
     /// Number of games held in memory.
     pub fn games_in_memory(&self) -> usize {
         lock(&self.games).len()
+    }
+
+    /// Number of games waiting for an opponent, in memory or not.
+    pub fn games_waiting(&self) -> usize {
+        lock(&self.ledger).waiting_count()
     }
 
     async fn handle(self: &Arc<Self>, id: &str) -> Result<GameHandle, ApiError> {
@@ -157,8 +219,8 @@ impl Registry {
             }
         }
         let mut game = self.store.load_game(id).await?.ok_or_else(|| ApiError::not_found(id))?;
-        // A game is loaded only when no actor holds it: after a restart, or once it finished
-        // and was unloaded, so a running clock was not running here in the meantime.
+        // A game is loaded only when no actor holds it: after a restart, or once it was
+        // unloaded, idle, so a running clock was not running here in the meantime.
         game.resume_clock(now_ms());
         Ok(self.spawn(game))
     }
@@ -170,10 +232,6 @@ impl Registry {
         let game = actor.game();
         lock(&self.games).insert(game.id.clone(), handle.clone());
         self.update_lobby(game);
-        // A finished game loaded only to be read (its PDN, say) is not news.
-        if game.status != Status::Finished {
-            self.update_summary(game);
-        }
         tokio::spawn(actor.run(commands));
         handle
     }
@@ -197,9 +255,20 @@ impl Registry {
         reply.await.map_err(|_| ApiError::game_unavailable())
     }
 
-    /// Creates a game and seats its creator.
+    /// Creates a game and seats its creator, within the quotas of the creator's address.
     pub async fn create(self: &Arc<Self>, request: NewGame) -> Result<Seated, ApiError> {
+        let client = ClientKey::of(request.client);
+        let waits = !matches!(request.opponent, Opponent::Computer { .. });
         let now = now_ms();
+        lock(&self.ledger).admit(client, now, &self.limits, waits)?;
+        let created = self.create_admitted(request, now).await;
+        if created.is_err() {
+            lock(&self.ledger).refund(client, now, waits);
+        }
+        created
+    }
+
+    async fn create_admitted(self: &Arc<Self>, request: NewGame, now: i64) -> Result<Seated, ApiError> {
         let color = request.color.unwrap_or(if now % 2 == 0 { Color::White } else { Color::Black });
         let token = new_seat_token();
         let mut seats = [Seat::human(None, None), Seat::human(None, None)];
@@ -209,31 +278,42 @@ impl Registry {
         }
         let listed = request.opponent == Opponent::Open;
         let id = new_game_id();
-        let game =
+        let mut game =
             LiveGame::new(id.clone(), Position::start(request.variant), seats, request.clock, listed, now);
+        let invite = (request.opponent == Opponent::Friend).then(new_invite_secret);
+        game.invite_hash = invite.as_deref().map(hash_token);
         if let Opponent::Computer { .. } = request.opponent {
             self.computer.admit_game(request.client, &id)?;
         }
-        if let Err(e) = self.store.create_game(&game).await {
+        if let Err(e) = self.store.create_game(&game, Some(request.client)).await {
             self.computer.release_game(&id);
             return Err(e.into());
         }
+        if game.status == Status::Waiting {
+            let expires = self.limits.expiry_ms(game.created_ms, game.is_private());
+            lock(&self.ledger).add_waiting(&id, Some(ClientKey::of(request.client)), expires, true);
+        }
         self.spawn(game);
-        Ok(Seated { game: id, color, token })
+        self.games_list_stale.store(true, Ordering::Release);
+        Ok(Seated { game: id, color, token, invite })
     }
 
-    /// Takes a free seat in a game (joined through its link or the lobby).
+    /// Takes a free seat in a game (joined through its link or the lobby); a friend game needs
+    /// its invitation's secret.
     pub async fn join(
         self: &Arc<Self>,
         id: &str,
         wanted: Option<Color>,
         name: Option<String>,
+        invite: Option<&str>,
     ) -> Result<Seated, ApiError> {
         let token = new_seat_token();
         let (reply, rx) = oneshot::channel();
-        let command = Command::Join { wanted, token_hash: hash_token(&token), name, reply };
+        let invite_hash = invite.map(hash_token);
+        let request = JoinRequest { wanted, token_hash: hash_token(&token), name, invite_hash };
+        let command = Command::Join { request, reply };
         let color = self.send(id, command, rx).await??;
-        Ok(Seated { game: id.to_string(), color, token })
+        Ok(Seated { game: id.to_string(), color, token, invite: None })
     }
 
     /// Subscribes to a game's updates; returns them with the current state and the seat the
@@ -280,15 +360,24 @@ impl Registry {
     }
 
     /// Asks for a rematch for the client at `client`; returns the new game's id once both
-    /// sides agreed.
+    /// sides agreed. The new game counts as one created by `client`.
     pub async fn rematch(
         self: &Arc<Self>,
         id: &str,
         token: &str,
         client: IpAddr,
     ) -> Result<Option<String>, ApiError> {
+        let key = ClientKey::of(client);
+        let now = now_ms();
+        lock(&self.ledger).admit(key, now, &self.limits, false)?;
         let (reply, rx) = oneshot::channel();
-        self.send(id, Command::Rematch { token_hash: hash_token(token), client, reply }, rx).await?
+        let asked =
+            self.send(id, Command::Rematch { token_hash: hash_token(token), client, reply }, rx).await;
+        let asked = asked.and_then(|answer| answer);
+        if !matches!(asked, Ok(Some(_))) {
+            lock(&self.ledger).refund(key, now, false);
+        }
+        asked
     }
 
     /// The game as PDN.
@@ -339,9 +428,18 @@ impl Registry {
         self.reviews.review(id, client, record).await
     }
 
+    /// Takes note of a change to a game: the lobby, the games waiting, the list of games.
+    pub(crate) fn game_changed(&self, game: &LiveGame) {
+        self.update_lobby(game);
+        if game.status != Status::Waiting {
+            lock(&self.ledger).remove_waiting(&game.id);
+        }
+        self.games_list_stale.store(true, Ordering::Release);
+    }
+
     /// Lists the game in the lobby while it waits for an opponent (if it is open), and pushes
     /// the lobby again if that changed it.
-    pub(crate) fn update_lobby(&self, game: &LiveGame) {
+    fn update_lobby(&self, game: &LiveGame) {
         let mut open = lock(&self.open_games);
         let changed = if game.listed && game.status == Status::Waiting {
             let creator = [Color::White, Color::Black]
@@ -354,48 +452,148 @@ impl Registry {
             open.remove(&game.id).is_some()
         };
         if changed {
-            // Newest first, at most 200 shown.
-            let mut games: Vec<LobbyEntry> = open.values().cloned().collect();
-            games.sort_by_key(|g| std::cmp::Reverse(g.created_ms));
-            games.truncate(200);
-            self.lobby.send_replace(Arc::new(Listing::new(games)));
+            self.lobby.send_replace(Arc::new(lobby_listing(&open)));
         }
     }
 
-    pub(crate) fn update_summary(&self, game: &LiveGame) {
-        lock(&self.summaries).insert(game.id.clone(), GameSummary::of(game, now_ms()));
-        self.summaries_changed.store(true, Ordering::Release);
-    }
-
-    /// The list of games: games in play first, then the most recently changed.
-    fn games_list_now(&self) -> Listing<GameSummary> {
-        let summaries = lock(&self.summaries);
-        let mut games: Vec<&GameSummary> = summaries.values().collect();
-        games.sort_by_key(|g| (g.status == "finished", std::cmp::Reverse(g.updated_ms)));
-        games.truncate(GAMES_LIST_LEN);
-        Listing::new(games.into_iter().cloned().collect())
-    }
-
-    /// Forgets a game its actor has let go of.
+    /// Forgets a game its actor has let go of (it stays in the lobby and the list of games).
     pub(crate) fn unload(&self, id: &str) {
         lock(&self.games).remove(id);
-        if lock(&self.summaries).remove(id).is_some() {
-            self.summaries_changed.store(true, Ordering::Release);
+    }
+
+    /// Deletes the waiting games whose time is up, a batch at a time. Stops at the first
+    /// batch the database refuses; the next sweep tries again.
+    async fn expire_due(self: &Arc<Self>) {
+        loop {
+            let due = lock(&self.ledger).expired(now_ms(), EXPIRY_BATCH);
+            if due.is_empty() {
+                return;
+            }
+            if !self.expire(due).await {
+                return;
+            }
         }
+    }
+
+    /// Deletes the games `ids` if they still wait for an opponent, and forgets them. A game in
+    /// memory is deleted by its actor, in turn with any join it was sent before; the others
+    /// here, while no game can be loaded. Returns whether every one was dealt with.
+    async fn expire(self: &Arc<Self>, ids: Vec<String>) -> bool {
+        let _loading = self.loading.lock().await;
+        let (mut loaded, mut stored) = (Vec::new(), Vec::new());
+        for id in ids {
+            match lock(&self.games).get(&id).cloned() {
+                Some(handle) => loaded.push((id, handle)),
+                None => stored.push(id),
+            }
+        }
+        let asked = loaded.into_iter().map(|(id, handle)| async move {
+            let (reply, rx) = oneshot::channel();
+            if handle.commands.send(Command::Expire { reply }).await.is_err() {
+                // The actor has just let the game go: it is deleted from the database here.
+                return (id, None);
+            }
+            (id, rx.await.ok())
+        });
+        let (mut done, mut complete) = (Vec::new(), true);
+        for (id, answer) in futures_util::future::join_all(asked).await {
+            match answer {
+                None => stored.push(id),
+                Some(Ok(deleted)) => {
+                    // Its actor has stopped; a game no longer waiting is no longer to expire.
+                    if deleted {
+                        lock(&self.games).remove(&id);
+                    }
+                    done.push(id);
+                }
+                Some(Err(_)) => complete = false,
+            }
+        }
+        match self.store.delete_waiting_games(&stored).await {
+            Ok(()) => done.extend(stored),
+            Err(e) => {
+                eprintln!("checkers serve: cannot delete games nobody joined: {e}");
+                complete = false;
+            }
+        }
+        self.forget_expired(&done);
+        complete
+    }
+
+    /// Forgets games deleted (or no longer waiting) everywhere they were followed.
+    fn forget_expired(&self, ids: &[String]) {
+        if ids.is_empty() {
+            return;
+        }
+        let mut ledger = lock(&self.ledger);
+        let mut open = lock(&self.open_games);
+        let mut lobby_changed = false;
+        for id in ids {
+            ledger.remove_waiting(id);
+            lobby_changed |= open.remove(id).is_some();
+        }
+        if lobby_changed {
+            self.lobby.send_replace(Arc::new(lobby_listing(&open)));
+        }
+        self.games_list_stale.store(true, Ordering::Release);
     }
 }
 
-/// Sends the list of games again whenever it changed, at most once per [`GAMES_LIST_PERIOD`];
-/// ends with the registry.
+/// The lobby as sent: the newest open games, at most [`LOBBY_LEN`].
+fn lobby_listing(open: &HashMap<String, LobbyEntry>) -> Listing<LobbyEntry> {
+    let mut games: Vec<&LobbyEntry> = open.values().collect();
+    let newest_first =
+        |a: &&LobbyEntry, b: &&LobbyEntry| b.created_ms.cmp(&a.created_ms).then(a.id.cmp(&b.id));
+    if games.len() > LOBBY_LEN {
+        games.select_nth_unstable_by(LOBBY_LEN, newest_first);
+        games.truncate(LOBBY_LEN);
+    }
+    games.sort_by(newest_first);
+    Listing::new(games.into_iter().cloned().collect())
+}
+
+/// Sends the first page of the list of games again whenever a game changed, at most once per
+/// [`GAMES_LIST_PERIOD`], reading it from the database's index; ends with the registry.
 async fn refresh_games_list(registry: Weak<Registry>) {
     let mut tick = tokio::time::interval(GAMES_LIST_PERIOD);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tick.tick().await;
         let Some(registry) = registry.upgrade() else { break };
-        if registry.summaries_changed.swap(false, Ordering::AcqRel) {
-            let listing = registry.games_list_now();
-            registry.games_list.send_replace(Arc::new(listing));
+        if registry.games_list_stale.swap(false, Ordering::AcqRel) {
+            match registry.list_games(None, GAMES_PAGE).await {
+                Ok(games) => {
+                    registry.games_list.send_replace(Arc::new(Listing::new(games)));
+                }
+                Err(e) => {
+                    eprintln!("checkers serve: reading the list of games: {e}");
+                    registry.games_list_stale.store(true, Ordering::Release);
+                }
+            }
+        }
+    }
+}
+
+/// Deletes the games nobody joined in time, looking every `period`, and gives back the
+/// memory of games gone once many have left; ends with the registry.
+async fn expire_waiting_games(registry: Weak<Registry>, period: Duration) {
+    let mut tick = tokio::time::interval(period);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    // The most games held in memory since memory was last given back.
+    let mut most_held = 0;
+    loop {
+        tick.tick().await;
+        let Some(registry) = registry.upgrade() else { break };
+        registry.expire_due().await;
+        lock(&registry.ledger).prune(now_ms());
+        let held = registry.games_in_memory();
+        most_held = most_held.max(held);
+        if most_held >= held + RELEASE_AFTER && held <= most_held / 2 {
+            shrink(&mut lock(&registry.games));
+            shrink(&mut lock(&registry.open_games));
+            lock(&registry.ledger).shrink();
+            let _ = tokio::task::spawn_blocking(release_freed_memory).await;
+            most_held = held;
         }
     }
 }

@@ -1,5 +1,5 @@
 //! The HTTP door: accepts connections, holds each client to its share of them, and serves
-//! each with a deadline on its request headers (see [`Limits`]). Every request carries its
+//! each with a deadline on its request headers (see [`ClientLimits`]). Every request carries its
 //! peer's address as axum's `ConnectInfo<SocketAddr>`.
 
 use std::future::Future;
@@ -20,7 +20,7 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{mpsc, watch};
 use tower_service::Service;
 
-use crate::limits::{client_key, Limits, Shares};
+use crate::limits::{client_key, ClientLimits, Shares};
 
 /// Connections open per client, each client held to `cap`.
 struct OpenConnections {
@@ -92,7 +92,7 @@ impl AsyncWrite for Counted {
 pub async fn serve(
     listener: TcpListener,
     app: Router,
-    limits: &Limits,
+    limits: &ClientLimits,
     stop: impl Future<Output = ()>,
 ) -> io::Result<()> {
     let connections =

@@ -15,7 +15,10 @@
 //! checkpointer task copies the WAL back into the database file beside the writer, so the
 //! checkpoint's fsyncs do not stall commits.
 
+mod lists;
+
 use std::borrow::Cow;
+use std::net::IpAddr;
 use std::time::Duration;
 
 use checkers_rules::{Color, Position, Variant};
@@ -32,6 +35,8 @@ use crate::live::{
     color_name, parse_color, reason_code, result_text, side, ClockSpec, LiveGame, MoveRecord, PlayerKind,
     Seat, Status, ABORTED,
 };
+
+pub use lists::{GameSummary, ListCursor, WaitingGame};
 
 /// What went wrong with the database. Each says all it knows in its own message, with no
 /// `source` to print after it: sqlx's errors already repeat their causes in their messages,
@@ -108,6 +113,7 @@ impl From<sqlx::migrate::MigrateError> for OpenFailure {
 const MIGRATIONS: &[(i64, &str, &str)] = &[
     (1, "games seats moves", include_str!("../migrations/0001_games.sql")),
     (2, "open offers", include_str!("../migrations/0002_offers.sql")),
+    (3, "private games, creators, the list's index", include_str!("../migrations/0003_lifecycle.sql")),
 ];
 
 #[derive(Debug)]
@@ -129,39 +135,6 @@ impl<'s> MigrationSource<'s> for Embedded {
                 })
                 .collect())
         })
-    }
-}
-
-/// A game as listed on the games page and in the lobby.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct GameSummary {
-    pub id: String,
-    pub variant: String,
-    pub status: String,
-    pub result: Option<String>,
-    pub reason: Option<String>,
-    pub white: Option<String>,
-    pub black: Option<String>,
-    pub plies: i64,
-    pub created_ms: i64,
-    pub updated_ms: i64,
-}
-
-impl GameSummary {
-    /// The summary of a game in memory, as last changed at `updated_ms`.
-    pub fn of(game: &LiveGame, updated_ms: i64) -> GameSummary {
-        GameSummary {
-            id: game.id.clone(),
-            variant: game.game.variant().name().to_string(),
-            status: game.status.as_str().to_string(),
-            result: result_of(game),
-            reason: reason_of(game),
-            white: game.seats[0].name.clone(),
-            black: game.seats[1].name.clone(),
-            plies: i64::from(game.ply()),
-            created_ms: game.created_ms,
-            updated_ms,
-        }
     }
 }
 
@@ -268,14 +241,28 @@ impl Store {
         committed.await.map_err(|_| StoreError::WriterStopped)?
     }
 
-    /// Saves a new game and its seats.
-    pub async fn create_game(&self, game: &LiveGame) -> Result<(), StoreError> {
-        self.write(new_game_writes(game)).await
+    /// Saves a new game and its seats, with the address of the client that created it.
+    pub async fn create_game(&self, game: &LiveGame, creator: Option<IpAddr>) -> Result<(), StoreError> {
+        self.write(new_game_writes(game, creator)).await
+    }
+
+    /// Saves many new games in one transaction (to set up a database with many games at once).
+    pub async fn create_games(&self, games: &[LiveGame], creator: Option<IpAddr>) -> Result<(), StoreError> {
+        self.write(games.iter().flat_map(|game| new_game_writes(game, creator)).collect()).await
+    }
+
+    /// Deletes games that still wait for an opponent, with their seats, in one transaction. A
+    /// game no longer waiting is left as it is.
+    pub async fn delete_waiting_games(&self, ids: &[String]) -> Result<(), StoreError> {
+        if ids.is_empty() {
+            return Ok(());
+        }
+        self.write(ids.iter().map(|id| Write::DeleteWaiting(id.clone())).collect()).await
     }
 
     /// Saves a rematch: the new game and the old game's link to it.
     pub async fn create_rematch(&self, old: &LiveGame, new: &LiveGame) -> Result<(), StoreError> {
-        let mut writes = new_game_writes(new);
+        let mut writes = new_game_writes(new, None);
         writes.push(Write::UpdateGame(GameRow::of(old)));
         self.write(writes).await
     }
@@ -300,15 +287,6 @@ impl Store {
         .await
     }
 
-    /// Ids of games not finished (to resume after a restart).
-    pub async fn unfinished_game_ids(&self) -> Result<Vec<String>, StoreError> {
-        let ids: Vec<(String,)> =
-            sqlx::query_as("SELECT id FROM games WHERE status <> 'finished' ORDER BY created_ms")
-                .fetch_all(&self.pool)
-                .await?;
-        Ok(ids.into_iter().map(|(id,)| id).collect())
-    }
-
     /// Loads a game with its seats and moves, replayed through the rules.
     pub async fn load_game(&self, id: &str) -> Result<Option<LiveGame>, StoreError> {
         let Some(row) =
@@ -330,21 +308,6 @@ impl Store {
             "SELECT ply, hub, pdn, fen_after, white_ms, black_ms, played_ms FROM moves WHERE game_id = $1 ORDER BY ply",
         )
         .bind(id)
-        .fetch_all(&self.pool)
-        .await?)
-    }
-
-    /// The most recently active games, live ones first.
-    pub async fn recent_games(&self, limit: i64) -> Result<Vec<GameSummary>, StoreError> {
-        Ok(sqlx::query_as(
-            "SELECT g.id, g.variant, g.status, g.result, g.reason, g.created_ms, g.updated_ms, \
-               (SELECT name FROM seats s WHERE s.game_id = g.id AND s.color = 'white') AS white, \
-               (SELECT name FROM seats s WHERE s.game_id = g.id AND s.color = 'black') AS black, \
-               (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) AS plies \
-             FROM games g \
-             ORDER BY CASE WHEN g.status = 'finished' THEN 1 ELSE 0 END, g.updated_ms DESC LIMIT $1",
-        )
-        .bind(limit)
         .fetch_all(&self.pool)
         .await?)
     }
@@ -374,23 +337,6 @@ impl FromRow<'_, AnyRow> for MoveRecord {
     }
 }
 
-impl FromRow<'_, AnyRow> for GameSummary {
-    fn from_row(row: &AnyRow) -> Result<GameSummary, sqlx::Error> {
-        Ok(GameSummary {
-            id: row.try_get("id")?,
-            variant: row.try_get("variant")?,
-            status: row.try_get("status")?,
-            result: row.try_get("result")?,
-            reason: row.try_get("reason")?,
-            white: row.try_get("white")?,
-            black: row.try_get("black")?,
-            plies: row.try_get("plies")?,
-            created_ms: row.try_get("created_ms")?,
-            updated_ms: row.try_get("updated_ms")?,
-        })
-    }
-}
-
 /// One change, committed whole or not at all, and who waits for it.
 struct Change {
     writes: Vec<Write>,
@@ -402,7 +348,12 @@ enum Write {
     InsertGame(GameRow),
     UpdateGame(GameRow),
     Seat(SeatRow),
-    Move { game_id: String, record: MoveRecord },
+    Move {
+        game_id: String,
+        record: MoveRecord,
+    },
+    /// A game nobody joined in time: gone, seats and all, if it still waits.
+    DeleteWaiting(String),
 }
 
 /// Every column of a game's row.
@@ -414,6 +365,9 @@ struct GameRow {
     clock: Option<ClockSpec>,
     rematch_of: Option<String>,
     created_ms: i64,
+    invite_hash: Option<String>,
+    /// The creating client's address; written with the new game only.
+    creator: Option<String>,
     // Changed as the game goes on.
     listed: bool,
     status: Status,
@@ -426,6 +380,10 @@ struct GameRow {
     draw_offer: Option<Color>,
     rematch_offers: [bool; 2],
     updated_ms: i64,
+    // The game as the list of games shows it.
+    names: [Option<String>; 2],
+    plies: i64,
+    live: bool,
 }
 
 impl GameRow {
@@ -437,6 +395,8 @@ impl GameRow {
             clock: game.clock,
             rematch_of: game.rematch_of.clone(),
             created_ms: game.created_ms,
+            invite_hash: game.invite_hash.clone(),
+            creator: None,
             listed: game.listed,
             status: game.status,
             result: result_of(game),
@@ -448,6 +408,9 @@ impl GameRow {
             draw_offer: game.draw_offer,
             rematch_offers: game.rematch_offers,
             updated_ms: now_ms(),
+            names: [game.seats[0].name.clone(), game.seats[1].name.clone()],
+            plies: i64::from(game.ply()),
+            live: game.status != Status::Finished,
         }
     }
 }
@@ -464,9 +427,10 @@ impl SeatRow {
     }
 }
 
-fn new_game_writes(game: &LiveGame) -> Vec<Write> {
+fn new_game_writes(game: &LiveGame, creator: Option<IpAddr>) -> Vec<Write> {
+    let row = GameRow { creator: creator.map(|ip| ip.to_string()), ..GameRow::of(game) };
     vec![
-        Write::InsertGame(GameRow::of(game)),
+        Write::InsertGame(row),
         Write::Seat(SeatRow::of(game, Color::White)),
         Write::Seat(SeatRow::of(game, Color::Black)),
     ]
@@ -474,7 +438,7 @@ fn new_game_writes(game: &LiveGame) -> Vec<Write> {
 
 type AnyQuery<'q> = sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>>;
 
-/// Binds `$1` (the id) to `$13`: the columns that change as the game goes on, in the order
+/// Binds `$1` (the id) to `$18`: the columns that change as the game goes on, in the order
 /// both the insert and the update name them.
 fn bind_changing<'q>(query: AnyQuery<'q>, row: &'q GameRow) -> AnyQuery<'q> {
     query
@@ -492,6 +456,10 @@ fn bind_changing<'q>(query: AnyQuery<'q>, row: &'q GameRow) -> AnyQuery<'q> {
         .bind(i64::from(row.rematch_offers[0]))
         .bind(i64::from(row.rematch_offers[1]))
         .bind(row.updated_ms)
+        .bind(&row.names[0])
+        .bind(&row.names[1])
+        .bind(row.plies)
+        .bind(i64::from(row.live))
 }
 
 impl Write {
@@ -502,9 +470,11 @@ impl Write {
                     sqlx::query(
                         "INSERT INTO games (id, listed, status, result, winner, reason, white_ms, black_ms, \
                            turn_started_ms, rematch_id, draw_offer, rematch_white, rematch_black, updated_ms, \
-                           variant, start_fen, clock_base_ms, clock_increment_ms, rematch_of, created_ms) \
-                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, \
-                           $15, $16, $17, $18, $19, $20)",
+                           white_name, black_name, plies, live, \
+                           variant, start_fen, clock_base_ms, clock_increment_ms, rematch_of, created_ms, \
+                           invite_hash, creator) \
+                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, \
+                           $18, $19, $20, $21, $22, $23, $24, $25, $26)",
                     ),
                     row,
                 )
@@ -514,6 +484,8 @@ impl Write {
                 .bind(row.clock.map(|c| c.increment_ms))
                 .bind(&row.rematch_of)
                 .bind(row.created_ms)
+                .bind(&row.invite_hash)
+                .bind(&row.creator)
                 .execute(conn)
                 .await?;
             }
@@ -522,7 +494,8 @@ impl Write {
                     sqlx::query(
                         "UPDATE games SET listed = $2, status = $3, result = $4, winner = $5, reason = $6, \
                            white_ms = $7, black_ms = $8, turn_started_ms = $9, rematch_id = $10, \
-                           draw_offer = $11, rematch_white = $12, rematch_black = $13, updated_ms = $14 \
+                           draw_offer = $11, rematch_white = $12, rematch_black = $13, updated_ms = $14, \
+                           white_name = $15, black_name = $16, plies = $17, live = $18 \
                          WHERE id = $1",
                     ),
                     row,
@@ -565,6 +538,18 @@ impl Write {
                 .bind(record.played_ms)
                 .execute(conn)
                 .await?;
+            }
+            Write::DeleteWaiting(id) => {
+                sqlx::query(
+                    "DELETE FROM seats WHERE game_id IN (SELECT id FROM games WHERE id = $1 AND status = 'waiting')",
+                )
+                .bind(id)
+                .execute(&mut *conn)
+                .await?;
+                sqlx::query("DELETE FROM games WHERE id = $1 AND status = 'waiting'")
+                    .bind(id)
+                    .execute(conn)
+                    .await?;
             }
         }
         Ok(())
@@ -686,6 +671,7 @@ fn build_game(id: &str, row: &AnyRow, seats: &[AnyRow], moves: &[MoveRecord]) ->
     }
     game.status = status;
     game.listed = listed;
+    game.invite_hash = column(row, "invite_hash")?;
     game.remaining_ms = [column(row, "white_ms")?, column(row, "black_ms")?];
     game.turn_started_ms = column(row, "turn_started_ms")?;
     game.rematch_of = column(row, "rematch_of")?;

@@ -1,4 +1,5 @@
-//! Secrets and identifiers: seat tokens (kept by players, stored only as hashes) and game ids.
+//! Secrets and identifiers: seat tokens and friend games' invitation secrets (kept by players,
+//! stored only as hashes) and game ids.
 
 use sha2::{Digest, Sha256};
 
@@ -26,6 +27,11 @@ fn hex(bytes: &[u8]) -> String {
 
 /// A new seat token: 128 random bits as 32 hex digits.
 pub fn new_seat_token() -> String {
+    hex(&random_bytes::<16>())
+}
+
+/// A new invitation secret for a friend game: 128 random bits as 32 hex digits.
+pub fn new_invite_secret() -> String {
     hex(&random_bytes::<16>())
 }
 

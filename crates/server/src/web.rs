@@ -15,9 +15,10 @@ use axum::routing::get;
 use axum::Router;
 
 use crate::error::{ApiError, ErrorCode};
-use crate::limits::{client_key, Limits, RateLimiter, REVIEW_RETRY};
+use crate::limits::{client_key, ClientLimits, RateLimiter, REVIEW_RETRY};
 use crate::protocol::{to_text, ErrorBody, GamesBody};
-use crate::registry::Registry;
+use crate::registry::{Registry, GAMES_PAGE};
+use crate::store::ListCursor;
 use crate::ws::{serve_socket, MAX_FRAME};
 
 /// Bytes read from a WebSocket at a time (client messages are at most 4 KiB).
@@ -37,7 +38,7 @@ const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-
 /// The routes; the list and the engine's endpoints are rate-limited per client (`limits`),
 /// and the WebSocket refuses pages of other sites than the server's own and
 /// `allowed_origins`.
-pub fn router(registry: Arc<Registry>, limits: &Limits, allowed_origins: &[String]) -> Router {
+pub fn router(registry: Arc<Registry>, limits: &ClientLimits, allowed_origins: &[String]) -> Router {
     let engine = Arc::new(RateLimiter::new(limits.engine_requests));
     let limited = |limiter: &Arc<RateLimiter>, form| {
         from_fn_with_state(Limited { limiter: limiter.clone(), form }, rate_limit)
@@ -195,7 +196,7 @@ fn status_of(e: &ApiError) -> StatusCode {
     match e.code {
         ErrorCode::NotFound => StatusCode::NOT_FOUND,
         ErrorCode::NotFinished => StatusCode::CONFLICT,
-        ErrorCode::BadPly => StatusCode::BAD_REQUEST,
+        ErrorCode::BadPly | ErrorCode::BadRequest => StatusCode::BAD_REQUEST,
         ErrorCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
         ErrorCode::Forbidden => StatusCode::FORBIDDEN,
         _ => StatusCode::SERVICE_UNAVAILABLE,
@@ -259,9 +260,40 @@ fn json_body(status: StatusCode, text: String) -> Response {
     response
 }
 
-async fn list_games(State(registry): State<Arc<Registry>>) -> Response {
-    match registry.store().recent_games(100).await {
-        Ok(games) => json_body(StatusCode::OK, to_text(&GamesBody { games })),
+/// Which page of the list of games `/api/games` gives: the games after `before` (the `next`
+/// of the page before), at most `limit` of them.
+#[derive(serde::Deserialize)]
+struct ListQuery {
+    before: Option<String>,
+    limit: Option<usize>,
+}
+
+/// A page of the list of public games, JSON, with where the next page starts.
+async fn list_games(
+    State(registry): State<Arc<Registry>>,
+    query: Result<Query<ListQuery>, QueryRejection>,
+) -> Response {
+    let refuse = |message: &str| json_reply(Err(ApiError::bad_request(message)));
+    let Ok(Query(query)) = query else {
+        return refuse("the list takes ?before=CURSOR (the `next` of the page before) and ?limit=1..100");
+    };
+    let after = match query.before.as_deref() {
+        None => None,
+        Some(text) => match ListCursor::parse(text) {
+            Some(cursor) => Some(cursor),
+            None => return refuse("`before` is not a place in the list: give the `next` of the page before"),
+        },
+    };
+    let limit = match query.limit {
+        None => GAMES_PAGE,
+        Some(limit @ 1..=GAMES_PAGE) => limit,
+        Some(_) => return refuse("`limit` is 1 to 100 games a page"),
+    };
+    match registry.list_games(after.as_ref(), limit).await {
+        Ok(games) => {
+            let next = (games.len() == limit).then(|| games.last().map(|g| g.cursor().to_string())).flatten();
+            json_body(StatusCode::OK, to_text(&GamesBody { games, next }))
+        }
         Err(e) => {
             eprintln!("checkers serve: listing games: {e}");
             (StatusCode::SERVICE_UNAVAILABLE, "the list of games is unavailable\n").into_response()

@@ -213,6 +213,7 @@ async fn seated_replies(
         game: &seated.game,
         color: color_name(seated.color),
         token: &seated.token,
+        invite: seated.invite.as_deref(),
     };
     let mut replies = vec![reply.to_text()];
     replies.extend(subscribe(registry, subs, &seated.game, Some(&seated.token), &Value::Null).await?);
@@ -275,9 +276,9 @@ async fn dispatch(
             let seated = registry.create(request).await?;
             seated_replies(registry, subs, &seated, re).await
         }
-        ClientMessage::Join { game, color, name } => {
+        ClientMessage::Join { game, color, name, invite } => {
             let color = color.map(|c| c.known()).transpose()?.and_then(|c| c.color());
-            let seated = registry.join(&game, color, clean_name(name)).await?;
+            let seated = registry.join(&game, color, clean_name(name), invite.as_deref()).await?;
             seated_replies(registry, subs, &seated, re).await
         }
         ClientMessage::Watch { game, token } => subscribe(registry, subs, &game, token.as_deref(), re).await,

@@ -157,7 +157,10 @@ async fn each_client_has_at_most_its_cap_of_games_against_the_computer() {
         games.push(create(&mut client, computer_game(1, "black")).await);
     }
     let refused = client.request(computer_game(1, "black")).await;
-    assert_eq!((refused["t"].as_str(), refused["code"].as_str()), (Some("error"), Some("too_many_games")));
+    assert_eq!(
+        (refused["t"].as_str(), refused["code"].as_str()),
+        (Some("error"), Some("too_many_computer_games"))
+    );
     assert!(refused["message"].as_str().unwrap().contains("finish or resign"), "{refused}");
     // Only games against the computer count, and only this client's.
     let friend = client.request(json!({"t": "create", "opponent": "friend"})).await;
@@ -170,7 +173,7 @@ async fn each_client_has_at_most_its_cap_of_games_against_the_computer() {
     assert_eq!(resigned["t"], "ok", "{resigned}");
     games.push(create(&mut client, computer_game(1, "black")).await);
     let rematch = client.request(json!({"t": "rematch", "game": game, "token": token})).await;
-    assert_eq!(rematch["code"], "too_many_games", "{rematch}");
+    assert_eq!(rematch["code"], "too_many_computer_games", "{rematch}");
     let (first, first_token) = &games[0];
     client.request(json!({"t": "resign", "game": first, "token": first_token})).await;
     let rematch = client.request(json!({"t": "rematch", "game": game, "token": token})).await;

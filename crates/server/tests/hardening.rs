@@ -11,28 +11,35 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use checkers_server::limits::Rate;
-use checkers_server::{start, Config, Limits, Running};
+use checkers_server::{start, ClientLimits, Config, Running};
 use common::Client;
 use raw::{close_code, closed_within, frame, get_from, tcp_from, ws_handshake};
 use serde_json::{json, Value};
 use tokio::io::AsyncWriteExt;
 
-async fn server(dir: &tempfile::TempDir, limits: Limits, allowed_origins: Vec<String>) -> Running {
+async fn server(dir: &tempfile::TempDir, limits: ClientLimits, allowed_origins: Vec<String>) -> Running {
     let db = dir.path().join("games.db").display().to_string();
-    let config = Config { addr: "127.0.0.1:0".into(), db, engine_threads: Some(1), limits, allowed_origins };
+    let config = Config {
+        addr: "127.0.0.1:0".into(),
+        db,
+        engine_threads: Some(1),
+        limits,
+        allowed_origins,
+        ..Config::default()
+    };
     start(&config).await.expect("server starts")
 }
 
-/// Limits that let the tests' own requests through: only what a test is about binds.
-fn generous() -> Limits {
+/// ClientLimits that let the tests' own requests through: only what a test is about binds.
+fn generous() -> ClientLimits {
     let plenty = Rate { burst: 1e6, per_second: 1e6 };
-    Limits { list_requests: plenty, engine_requests: plenty, ..Limits::default() }
+    ClientLimits { list_requests: plenty, engine_requests: plenty, ..ClientLimits::default() }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn connections_that_do_not_finish_their_headers_are_closed_after_the_timeout() {
     let dir = tempfile::tempdir().unwrap();
-    let limits = Limits { header_read_timeout: Duration::from_secs(1), ..generous() };
+    let limits = ClientLimits { header_read_timeout: Duration::from_secs(1), ..generous() };
     let running = server(&dir, limits, Vec::new()).await;
     let addr = running.addr;
     let patience = Duration::from_secs(8);
@@ -68,8 +75,11 @@ async fn connections_that_do_not_finish_their_headers_are_closed_after_the_timeo
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_client_past_its_share_of_connections_is_closed_and_others_still_connect() {
     let dir = tempfile::tempdir().unwrap();
-    let limits =
-        Limits { connections_per_client: 8, header_read_timeout: Duration::from_secs(60), ..generous() };
+    let limits = ClientLimits {
+        connections_per_client: 8,
+        header_read_timeout: Duration::from_secs(60),
+        ..generous()
+    };
     let running = server(&dir, limits, Vec::new()).await;
     let addr = running.addr;
     // 127.0.0.2 holds four WebSockets and four silent connections.
@@ -113,7 +123,7 @@ async fn a_client_past_its_share_of_connections_is_closed_and_others_still_conne
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_looping_client_is_rate_limited_while_another_is_served() {
     let dir = tempfile::tempdir().unwrap();
-    let running = server(&dir, Limits::default(), Vec::new()).await;
+    let running = server(&dir, ClientLimits::default(), Vec::new()).await;
     let addr = running.addr;
     // The list, and the engine's endpoints (one allowance for the three).
     for path in ["/api/games", "/games/nosuchgame/lines?ply=0"] {
@@ -154,7 +164,7 @@ async fn finished_game(addr: SocketAddr, n: u8, plies: u64) -> (String, u64) {
     let created = black.request(json!({"t": "create", "opponent": "friend", "color": "black"})).await;
     let game = created["game"].as_str().unwrap().to_string();
     let mut white = Client::connect_from(addr, n).await;
-    let joined = white.request(json!({"t": "join", "game": game})).await;
+    let joined = white.request(json!({"t": "join", "game": game, "invite": created["invite"]})).await;
     let tokens = [created["token"].clone(), joined["token"].clone()];
     let mut state = black.state_where(|g| g["status"] == "playing").await;
     white.state_where(|g| g["status"] == "playing").await;

@@ -10,32 +10,34 @@ use tokio_tungstenite::tungstenite::Message;
 
 async fn server(dir: &tempfile::TempDir) -> Running {
     let db = dir.path().join("games.db");
-    start(&Config {
+    let config = Config {
         addr: "127.0.0.1:0".into(),
         db: db.display().to_string(),
         engine_threads: Some(1),
-        ..Default::default()
-    })
-    .await
-    .expect("server starts")
+        ..Config::default()
+    };
+    start(&config).await.expect("server starts")
 }
 
-/// Creates a friend game (the creator plays `color`) and seats a second client.
+/// Creates a game against a `friend` (joined with its invitation) or `open` (listed), the
+/// creator playing `color`, and seats a second client.
 async fn seated_pair(
     addr: std::net::SocketAddr,
+    opponent: &str,
     variant: &str,
     color: &str,
 ) -> (Client, String, Client, String, String) {
     let mut a = Client::connect(addr).await;
     let created = a
-        .request(json!({"t": "create", "opponent": "friend", "variant": variant, "color": color, "name": "Ann <b>"}))
+        .request(json!({"t": "create", "opponent": opponent, "variant": variant, "color": color, "name": "Ann <b>"}))
         .await;
     assert_eq!(created["t"], "seated", "{created}");
     assert_eq!(created["color"], color);
     let game = created["game"].as_str().unwrap().to_string();
     let token_a = created["token"].as_str().unwrap().to_string();
     let mut b = Client::connect(addr).await;
-    let joined = b.request(json!({"t": "join", "game": game, "name": "Bob"})).await;
+    let joined =
+        b.request(json!({"t": "join", "game": game, "name": "Bob", "invite": created["invite"]})).await;
     assert_eq!(joined["t"], "seated", "{joined}");
     assert_ne!(joined["color"], color);
     let token_b = joined["token"].as_str().unwrap().to_string();
@@ -51,7 +53,8 @@ async fn two_players_play_a_whole_game_while_a_third_watches() {
     let running = server(&dir).await;
     let addr = running.addr;
     // English: Black moves first, so the creator takes Black.
-    let (mut black, token_black, mut white, token_white, game) = seated_pair(addr, "english", "black").await;
+    let (mut black, token_black, mut white, token_white, game) =
+        seated_pair(addr, "open", "english", "black").await;
     let mut watcher = Client::connect(addr).await;
     let watching = watcher.request(json!({"t": "watch", "game": game})).await;
     assert_eq!(watching["t"], "watching");
@@ -113,7 +116,8 @@ async fn wrong_seat_out_of_turn_illegal_and_junk_are_refused_and_change_nothing(
     let dir = tempfile::tempdir().unwrap();
     let running = server(&dir).await;
     let addr = running.addr;
-    let (mut white, token_white, mut black, token_black, game) = seated_pair(addr, "russian", "white").await;
+    let (mut white, token_white, mut black, token_black, game) =
+        seated_pair(addr, "open", "russian", "white").await;
     // Russian: White moves first. Play one move so the game is under way.
     let reply =
         white.request(json!({"t": "move", "game": game, "token": token_white, "text": "c3-d4"})).await;
@@ -211,7 +215,7 @@ async fn draw_offer_resignation_and_rematch() {
     let dir = tempfile::tempdir().unwrap();
     let running = server(&dir).await;
     let (mut black, token_black, mut white, token_white, game) =
-        seated_pair(running.addr, "english", "black").await;
+        seated_pair(running.addr, "friend", "english", "black").await;
     let offer =
         black.request(json!({"t": "draw", "game": game, "token": token_black, "action": "offer"})).await;
     assert_eq!(offer["t"], "ok");
@@ -337,7 +341,7 @@ async fn the_list_of_games_follows_games_live() {
     }
 
     let (mut black, token_black, _white, _token_white, game) =
-        seated_pair(running.addr, "english", "black").await;
+        seated_pair(running.addr, "open", "english", "black").await;
     let g = pushed(&mut page, &game, |g| g["status"] == "playing").await;
     assert_eq!(
         (g["white"].as_str(), g["black"].as_str(), g["plies"].as_i64()),
@@ -366,7 +370,8 @@ async fn a_finished_game_is_reviewed_by_the_engine() {
     let running = server(&dir).await;
     let addr = running.addr;
     // Ann plays Black (first in English), Bob White; Ann's 11-16 walks into a shot.
-    let (mut ann, ann_token, mut bob, bob_token, game) = seated_pair(addr, "english", "black").await;
+    let (mut ann, ann_token, mut bob, bob_token, game) =
+        seated_pair(addr, "friend", "english", "black").await;
     let line = ["11-15", "23-19", "8-11", "22-17", "4-8", "17-13", "11-16"];
     for (ply, text) in line.iter().enumerate() {
         let (client, token) = if ply % 2 == 0 { (&mut ann, &ann_token) } else { (&mut bob, &bob_token) };

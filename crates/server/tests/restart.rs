@@ -45,7 +45,7 @@ async fn kill_and_restart_keeps_every_move(db: &str) {
         .await;
     let game = created["game"].as_str().unwrap().to_string();
     let mut b = Client::connect(server.addr).await;
-    let joined = b.request(json!({"t": "join", "game": game})).await;
+    let joined = b.request(json!({"t": "join", "game": game, "invite": created["invite"]})).await;
     let tokens = vec![
         ("black".to_string(), created["token"].as_str().unwrap().to_string()),
         ("white".to_string(), joined["token"].as_str().unwrap().to_string()),
@@ -104,7 +104,7 @@ async fn friend_game(addr: std::net::SocketAddr) -> (String, Vec<(String, String
         .await;
     let game = created["game"].as_str().unwrap().to_string();
     let mut b = Client::connect(addr).await;
-    let joined = b.request(json!({"t": "join", "game": game})).await;
+    let joined = b.request(json!({"t": "join", "game": game, "invite": created["invite"]})).await;
     assert_eq!(joined["t"], "seated", "{joined}");
     let tokens = vec![
         ("black".to_string(), created["token"].as_str().unwrap().to_string()),

@@ -2,8 +2,8 @@
 //! client sends and every message the server answers or pushes (each kind of message, each
 //! error code a client can cause, the HTTP bodies of the review, the lines and the list of
 //! games) and compares the record with `tests/data/wire.txt`. What is random or depends on
-//! the time (game ids, seat tokens, timestamps, running clocks) is replaced by placeholders;
-//! everything else must be the same text, key order included.
+//! the time (game ids, seat tokens, invitations, timestamps, running clocks) is replaced by
+//! placeholders; everything else must be the same text, key order included.
 //!
 //! A deliberate change of the protocol rewrites the record with
 //! `CHECKERS_BLESS_WIRE=1 cargo test -p checkers-server --test wire`, and its diff is the
@@ -23,10 +23,11 @@ use tokio_tungstenite::tungstenite::Message;
 #[derive(Default)]
 struct Transcript {
     lines: Vec<String>,
-    /// Each game id and seat token seen, with its placeholder.
+    /// Each game id, seat token and invitation seen, with its placeholder.
     names: Vec<(String, String)>,
     games: usize,
     tokens: usize,
+    invites: usize,
 }
 
 /// Fields whose values depend on the time of the run.
@@ -37,21 +38,21 @@ impl Transcript {
         self.lines.push(format!("# {text}"));
     }
 
-    /// Learns the game ids and seat tokens a server message hands out.
+    /// Learns the game ids, seat tokens and invitations a server message hands out.
     fn learn(&mut self, text: &str) {
         let Ok(value) = serde_json::from_str::<Value>(text) else { return };
-        for (field, is_game) in [("game", true), ("new_game", true), ("token", false)] {
+        for field in ["game", "new_game", "token", "invite"] {
             let Some(name) = value[field].as_str() else { continue };
             if self.names.iter().any(|(real, _)| real == name) {
                 continue;
             }
-            let placeholder = if is_game {
-                self.games += 1;
-                format!("GAME{}", self.games)
-            } else {
-                self.tokens += 1;
-                format!("TOKEN{}", self.tokens)
+            let (count, kind) = match field {
+                "token" => (&mut self.tokens, "TOKEN"),
+                "invite" => (&mut self.invites, "INVITE"),
+                _ => (&mut self.games, "GAME"),
             };
+            *count += 1;
+            let placeholder = format!("{kind}{count}");
             self.names.push((name.to_string(), placeholder));
         }
     }
@@ -64,7 +65,7 @@ impl Transcript {
         for field in TIMED_FIELDS {
             text = mask_number(&text, &format!("\"{field}\":"));
         }
-        text
+        mask_cursor_times(&text)
     }
 
     fn sent(&mut self, who: &str, text: &str) {
@@ -113,6 +114,28 @@ fn mask_number(text: &str, key: &str) -> String {
             out.push('0');
         }
         rest = &after[digits..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Replaces the time in each place in the list of games (`1.TIME.GAME4`, once its game id is
+/// a placeholder) with a `0`.
+fn mask_cursor_times(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(".GAME") {
+        let before = &rest[..at];
+        let digits = before.bytes().rev().take_while(u8::is_ascii_digit).count();
+        let start = at - digits;
+        if digits > 0 && before[..start].ends_with('.') {
+            out.push_str(&before[..start]);
+            out.push('0');
+        } else {
+            out.push_str(before);
+        }
+        out.push_str(".GAME");
+        rest = &rest[at + ".GAME".len()..];
     }
     out.push_str(rest);
     out
@@ -324,17 +347,20 @@ async fn refusals(t: &mut Transcript, addr: SocketAddr) {
 /// A friend game from creation to rematch, with a watcher, on the creator's and the second
 /// player's connections.
 async fn friend_game(t: &mut Transcript, addr: SocketAddr) -> (Peer, Peer, Peer) {
-    t.heading("a friend game: created, listed, joined, watched");
+    t.heading("a friend game: created, in no list, joined with its invitation, watched");
     let mut a = Peer::connect("a", addr).await;
     let request = json!({"t": "create", "id": 1, "opponent": "friend", "variant": "english", "color": "black",
                          "name": "Ann <b>"});
     a.ask(t, request, 3).await;
-    let game = t.real("GAME1");
+    let (game, invite) = (t.real("GAME1"), t.real("INVITE1"));
     get(t, addr, "/api/games").await;
     let mut b = Peer::connect("b", addr).await;
-    b.ask(t, json!({"t": "join", "id": 1, "game": game, "name": " Bob\u{7}"}), 3).await;
+    b.ask(t, json!({"t": "join", "id": 1, "game": game}), 1).await;
+    b.ask(t, json!({"t": "join", "id": 2, "game": game, "invite": "00000000000000000000000000000000"}), 1)
+        .await;
+    b.ask(t, json!({"t": "join", "id": 3, "game": game, "invite": invite, "name": " Bob\u{7}"}), 3).await;
     a.receive(t, 1).await;
-    games_list_where(t, addr, |list| list["games"][0]["status"] == "playing").await;
+    games_list_where(t, addr, |list| list["games"].as_array().is_some_and(Vec::is_empty)).await;
     let mut w = Peer::connect("w", addr).await;
     w.ask(t, json!({"t": "watch", "id": 1, "game": game}), 2).await;
     let token = t.real("TOKEN1");
@@ -449,6 +475,51 @@ async fn lobby(t: &mut Transcript, addr: SocketAddr, l: &mut Peer) {
     let game = t.real("GAME4");
     l.ask(t, json!({"t": "join", "id": 3, "game": game, "color": "black", "name": "Lee"}), 4).await;
     h.receive(t, 1).await;
+    h.ask(t, json!({"t": "join", "id": 2, "game": game}), 1).await;
+    t.heading("the list of games, public games only, and its pages");
+    games_list_where(t, addr, |list| list["games"][0]["status"] == "playing").await;
+    for path in [
+        "/api/games",
+        "/api/games?limit=1",
+        "/api/games?limit=0",
+        "/api/games?limit=x",
+        "/api/games?before=x",
+    ] {
+        get(t, addr, path).await;
+    }
+    let (_, first) = http_get(addr, "/api/games?limit=1");
+    let first: Value = serde_json::from_str(&first).expect("JSON");
+    let next = first["next"].as_str().expect("a next page");
+    get(t, addr, &format!("/api/games?limit=1&before={next}")).await;
+}
+
+/// The quotas of one address: games waiting at once, and games created in an hour.
+async fn quotas(t: &mut Transcript, addr: SocketAddr) {
+    t.heading("quotas: a sixth game waiting, from one address; a 61st game in an hour, from another");
+    let create = json!({"t": "create", "id": 1, "opponent": "friend"});
+    let mut q = Peer { name: "q", client: Client::connect_from(addr, 9).await };
+    for _ in 0..5 {
+        assert_eq!(q.client.request(create.clone()).await["t"], "seated");
+        // The game's `watching` and `state`.
+        q.client.next().await;
+        q.client.next().await;
+    }
+    t.lines.push("q> (5 friend games created, each seated, none joined)".to_string());
+    q.ask(t, create.clone(), 1).await;
+    let mut r = Peer { name: "r", client: Client::connect_from(addr, 10).await };
+    // Each game withdrawn at once, so none waits: only the games an hour count. Four
+    // connections, so that no one of them is rate-limited.
+    for _ in 0..4 {
+        let mut client = Client::connect_from(addr, 10).await;
+        for _ in 0..15 {
+            let created = client.request(create.clone()).await;
+            assert_eq!(created["t"], "seated", "{created}");
+            let withdraw = json!({"t": "resign", "game": created["game"], "token": created["token"]});
+            assert_eq!(client.request(withdraw).await["t"], "ok");
+        }
+    }
+    t.lines.push("r> (60 friend games created and withdrawn, from four connections)".to_string());
+    r.ask(t, create, 1).await;
 }
 
 /// A game against the computer: a draw it declines, a resignation and the rematch it grants.
@@ -488,7 +559,7 @@ async fn every_message_is_byte_for_byte_as_recorded() {
         addr: "127.0.0.1:0".into(),
         db: db.display().to_string(),
         engine_threads: Some(1),
-        ..Default::default()
+        ..Config::default()
     };
     let running = start(&config).await.expect("server starts");
     let addr = running.addr;
@@ -506,6 +577,7 @@ async fn every_message_is_byte_for_byte_as_recorded() {
     storage_failure(&mut t, addr, db.clone()).await;
     lobby(&mut t, addr, &mut l).await;
     computer(&mut t, addr).await;
+    quotas(&mut t, addr).await;
     flood(&mut t, addr).await;
     running.stop().await.unwrap();
     t.check("wire");
@@ -545,6 +617,14 @@ fn states_on_the_clock_are_byte_for_byte_as_recorded() {
     t.heading("level 9 answers 11-15 with 23-19, from its book");
     t.lines.push(state_text(&game, 3_000));
     t.check("states");
+}
+
+#[test]
+fn masking_replaces_the_time_in_a_place_in_the_list() {
+    assert_eq!(
+        mask_cursor_times(r#"{"next":"1.1796491684999.GAME4"} ?before=0.17.GAME12 v0.2.GAME"#),
+        r#"{"next":"1.0.GAME4"} ?before=0.0.GAME12 v0.0.GAME"#
+    );
 }
 
 #[test]

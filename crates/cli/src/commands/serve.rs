@@ -1,5 +1,9 @@
 //! `checkers serve`: the online game server and its web page.
 
+use std::time::Duration;
+
+use checkers_server::GameLimits;
+
 /// Where to listen and where to keep the games.
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -17,6 +21,14 @@ pub struct Args {
     /// (`https://example.com`); repeat for several. Pages of the server's own address always may.
     #[arg(long = "allow-origin", value_name = "ORIGIN")]
     allow_origins: Vec<String>,
+    /// Seconds an open game waits in the lobby before it is deleted, if nobody joins it.
+    #[arg(long, value_name = "SECONDS", default_value_t = GameLimits::default().open_game_expiry.as_secs(),
+          value_parser = clap::value_parser!(u64).range(1..))]
+    expire_open_after: u64,
+    /// Seconds a friend game waits for the friend before it is deleted, if nobody joins it.
+    #[arg(long, value_name = "SECONDS", default_value_t = GameLimits::default().invite_expiry.as_secs(),
+          value_parser = clap::value_parser!(u64).range(1..))]
+    expire_invites_after: u64,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -24,7 +36,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         addr: args.addr,
         db: args.db,
         engine_threads: args.engine_threads.map(usize::from),
-        limits: checkers_server::Limits::default(),
+        limits: checkers_server::ClientLimits::default(),
         allowed_origins: args.allow_origins,
+        game_limits: GameLimits {
+            open_game_expiry: Duration::from_secs(args.expire_open_after),
+            invite_expiry: Duration::from_secs(args.expire_invites_after),
+            ..GameLimits::default()
+        },
     })
 }

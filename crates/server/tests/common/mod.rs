@@ -37,8 +37,13 @@ impl Client {
     /// machine's on Linux), so the server sees a client address of its own: the way tests
     /// play several clients at once on one machine.
     pub async fn connect_from(addr: SocketAddr, n: u8) -> Client {
+        Client::connect_from_ip(addr, std::net::Ipv4Addr::new(127, 0, 0, n)).await
+    }
+
+    /// Connects from `ip`, one of this machine's addresses (any 127.x.y.z on Linux).
+    pub async fn connect_from_ip(addr: SocketAddr, ip: std::net::Ipv4Addr) -> Client {
         let socket = tokio::net::TcpSocket::new_v4().expect("a socket");
-        socket.bind(SocketAddr::from(([127, 0, 0, n], 0))).expect("bind to a loopback address");
+        socket.bind(SocketAddr::from((ip, 0))).expect("bind to a loopback address");
         let tcp = socket.connect(addr).await.expect("tcp connects");
         let (ws, _) = tokio_tungstenite::client_async(format!("ws://{addr}/ws"), MaybeTlsStream::Plain(tcp))
             .await
@@ -152,8 +157,14 @@ impl ServerProcess {
     /// error gives its first line, how it ended and what it wrote on stderr (which otherwise
     /// goes on to the test's stderr as it comes).
     pub fn try_start(db: &str) -> Result<ServerProcess, String> {
+        ServerProcess::try_start_with(db, &[])
+    }
+
+    /// [`ServerProcess::try_start`] with more options for `checkers serve`.
+    pub fn try_start_with(db: &str, options: &[&str]) -> Result<ServerProcess, String> {
         let mut child = Command::new(checkers_binary())
             .args(["serve", "--addr", "127.0.0.1:0", "--db", db, "--engine-threads", "1"])
+            .args(options)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
