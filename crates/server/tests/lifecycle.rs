@@ -15,48 +15,8 @@ use checkers_rules::{Position, Variant};
 use checkers_server::live::{LiveGame, Seat};
 use checkers_server::token::{hash_token, new_game_id};
 use checkers_server::{start, Config, GameLimits, Running, Store};
-use common::{http_get, postgres_url, Client, ServerProcess};
+use common::{http_get, Client, PgSchema, ServerProcess};
 use serde_json::{json, Value};
-
-/// A PostgreSQL schema of its own for one test (the test database's URL with it as the search
-/// path), dropped at the end: tests that count or fill the database see only their games.
-struct PgSchema {
-    base: String,
-    name: String,
-    url: String,
-}
-
-impl PgSchema {
-    async fn new() -> Option<PgSchema> {
-        let base = postgres_url()?;
-        let name = format!("lifecycle_{}", new_game_id());
-        let pool = sqlx::PgPool::connect(&base).await.expect("the test database opens");
-        sqlx::query(&format!("CREATE SCHEMA {name}")).execute(&pool).await.expect("a schema is created");
-        pool.close().await;
-        let url =
-            format!("{base}{}options=-c%20search_path%3D{name}", if base.contains('?') { '&' } else { '?' });
-        Some(PgSchema { base, name, url })
-    }
-}
-
-impl Drop for PgSchema {
-    fn drop(&mut self) {
-        let (base, name) = (self.base.clone(), self.name.clone());
-        // On a thread of its own: the test's runtime may be the one ending.
-        let dropped = std::thread::spawn(move || {
-            let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-            runtime.block_on(async {
-                let pool = sqlx::PgPool::connect(&base).await?;
-                sqlx::query(&format!("DROP SCHEMA {name} CASCADE")).execute(&pool).await?;
-                pool.close().await;
-                Ok::<(), sqlx::Error>(())
-            })
-        });
-        if let Ok(Err(e)) = dropped.join() {
-            eprintln!("schema {} is left behind: {e}", self.name);
-        }
-    }
-}
 
 async fn server(db: &str, game_limits: GameLimits) -> Running {
     let config = Config {

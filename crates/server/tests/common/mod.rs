@@ -260,6 +260,48 @@ pub fn postgres_url() -> Option<String> {
     None
 }
 
+/// A PostgreSQL schema of its own for one test (the test database's URL with it as the search
+/// path), dropped at the end: tests that count or fill the database see only their games.
+pub struct PgSchema {
+    base: String,
+    name: String,
+    /// The test database's URL with this schema as its search path.
+    pub url: String,
+}
+
+impl PgSchema {
+    /// `None` when there is no test database (see [`postgres_url`]).
+    pub async fn new() -> Option<PgSchema> {
+        let base = postgres_url()?;
+        let name = format!("test_{}", checkers_server::token::new_game_id());
+        let pool = sqlx::PgPool::connect(&base).await.expect("the test database opens");
+        sqlx::query(&format!("CREATE SCHEMA {name}")).execute(&pool).await.expect("a schema is created");
+        pool.close().await;
+        let url =
+            format!("{base}{}options=-c%20search_path%3D{name}", if base.contains('?') { '&' } else { '?' });
+        Some(PgSchema { base, name, url })
+    }
+}
+
+impl Drop for PgSchema {
+    fn drop(&mut self) {
+        let (base, name) = (self.base.clone(), self.name.clone());
+        // On a thread of its own: the test's runtime may be the one ending.
+        let dropped = std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+            runtime.block_on(async {
+                let pool = sqlx::PgPool::connect(&base).await?;
+                sqlx::query(&format!("DROP SCHEMA {name} CASCADE")).execute(&pool).await?;
+                pool.close().await;
+                Ok::<(), sqlx::Error>(())
+            })
+        });
+        if let Ok(Err(e)) = dropped.join() {
+            eprintln!("schema {} is left behind: {e}", self.name);
+        }
+    }
+}
+
 /// The first legal move of a state, as the protocol's squares form.
 pub fn first_legal(state: &Value) -> Value {
     state["legal"][0].clone()
