@@ -20,8 +20,10 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 use crate::computer::{Judgements, ThinkClock, Thought};
 use crate::error::ApiError;
 use crate::live::{side, LiveGame, MoveRequest, PlayerKind, Refusal, Status};
+use crate::pairing::AccountId;
 use crate::pdn::game_record;
 use crate::protocol::{state_text, DrawAction, ServerMessage};
+use crate::rated::{check_join, seat_account, Account};
 use crate::registry::Registry;
 use crate::store::now_ms;
 use crate::token::new_game_id;
@@ -34,6 +36,8 @@ pub enum Command {
     // The game's `state` message as of now.
     Snapshot { reply: oneshot::Sender<Arc<str>> },
     SeatOf { token_hash: String, reply: oneshot::Sender<Option<Color>> },
+    // The seat token hash of the seat an account holds, which authorises it as the token would.
+    SeatOfAccount { account: AccountId, reply: oneshot::Sender<Option<String>> },
     Join { request: JoinRequest, reply: Reply<Color> },
     Move { token_hash: String, request: MoveRequest, ply: Option<u32>, reply: Reply<u32> },
     Draw { token_hash: String, action: DrawAction, reply: Reply<()> },
@@ -49,12 +53,14 @@ pub enum Command {
 }
 
 /// A request for a free seat: the seat wanted, the new seat token's hash, the player's name,
-/// and the hash of the invitation's secret given, if any (a friend game needs it).
+/// the hash of the invitation's secret given, if any (a friend game needs it), and the
+/// player's account, if logged in (a rated game needs one).
 pub struct JoinRequest {
     pub wanted: Option<Color>,
     pub token_hash: String,
     pub name: Option<String>,
     pub invite_hash: Option<String>,
+    pub account: Option<Account>,
 }
 
 /// How to reach a game's actor: its commands, and the states it pushes.
@@ -287,6 +293,10 @@ impl Actor {
             Command::SeatOf { token_hash, reply } => {
                 let _ = reply.send(self.game.seat_of(&token_hash));
             }
+            Command::SeatOfAccount { account, reply } => {
+                let seat = self.game.accounts.seats.iter().position(|&a| a == Some(account));
+                let _ = reply.send(seat.and_then(|i| self.game.seats[i].token_hash.clone()));
+            }
             Command::Pdn { reply } => {
                 let _ = reply.send(game_record(&self.game));
             }
@@ -327,15 +337,19 @@ impl Actor {
     }
 
     async fn join(&mut self, request: JoinRequest) -> Result<Color, ApiError> {
-        let JoinRequest { wanted, token_hash, name, invite_hash } = request;
+        let JoinRequest { wanted, token_hash, name, invite_hash, account } = request;
         if self.game.invite_hash.is_some() && invite_hash != self.game.invite_hash {
             return Err(ApiError::not_invited());
         }
         if let Some(color) = self.game.seat_of(&token_hash) {
             return Ok(color);
         }
+        check_join(&self.game, account.as_ref())?;
+        let shown =
+            self.registry.shown_rating(account.as_ref(), self.game.game.variant(), self.game.clock).await;
         let mut next = self.game.clone();
         let color = next.join(wanted, token_hash, name, now_ms())?;
+        seat_account(&mut next, color, account.as_ref(), shown);
         self.registry.store.save_seat(&next, color).await?;
         self.game = next;
         self.publish();

@@ -55,6 +55,20 @@ pub enum ErrorCode {
     Busy,
     /// HTTP only: a page of another site may not open the WebSocket.
     Forbidden,
+    /// Sign-up: the name is not 3 to 20 of `A-Z a-z 0-9 _ -`.
+    BadName,
+    /// Sign-up: the password is shorter than 8 characters.
+    WeakPassword,
+    /// Sign-up: an account has that name already (ignoring case).
+    NameTaken,
+    /// Log-in: no account has that name and password (which of the two is not said).
+    BadCredentials,
+    /// A rated game asked for where none can be: an anonymous player, no clock, the computer.
+    NotRateable,
+    /// HTTP only: a request body that is not `application/json`.
+    UnsupportedMediaType,
+    /// Only a logged-in account may do this (join a rated game, challenge, a rated pool).
+    LoginRequired,
 }
 
 /// An error reply: a stable code and a sentence for people.

@@ -66,7 +66,9 @@
 //! most 64 bytes or integers within ±(2^53 - 1). A frame the WebSocket protocol forbids
 //! closes the connection with the close code that says why (1007, 1002, 1009).
 
+mod accounts;
 mod actor;
+mod api;
 pub mod computer;
 mod database_url;
 pub mod error;
@@ -74,8 +76,10 @@ pub mod lifecycle;
 pub mod limits;
 pub mod live;
 pub mod pairing;
+pub mod password;
 pub mod pdn;
 pub mod protocol;
+pub mod rated;
 pub mod rating;
 pub mod registry;
 mod review;
@@ -116,6 +120,10 @@ pub struct Config {
     pub allowed_origins: Vec<String>,
     /// Quotas per client address and how long games wait (see [`lifecycle`]).
     pub game_limits: GameLimits,
+    /// Whether a proxy in front of the server is trusted to say the request came over TLS
+    /// (`X-Forwarded-Proto: https`), making the session cookie `Secure`. The server itself
+    /// speaks plain HTTP: without a trusted proxy, the cookie is never `Secure`.
+    pub trust_forwarded_proto: bool,
 }
 
 impl Default for Config {
@@ -128,6 +136,7 @@ impl Default for Config {
             limits: ClientLimits::default(),
             allowed_origins: Vec::new(),
             game_limits: GameLimits::default(),
+            trust_forwarded_proto: false,
         }
     }
 }
@@ -171,7 +180,8 @@ pub async fn start(config: &Config) -> anyhow::Result<Running> {
         }
     });
     let (shutdown, stopped) = oneshot::channel::<()>();
-    let app = web::router(registry.clone(), &config.limits, &config.allowed_origins);
+    let app =
+        web::router(registry.clone(), &config.limits, &config.allowed_origins, config.trust_forwarded_proto);
     let limits = config.limits.clone();
     let task = tokio::spawn(async move {
         serve::serve(listener, app, &limits, async {

@@ -33,6 +33,8 @@ pub struct ClientLimits {
     /// Requests that may set the engine to work: `/games/{id}/review`, `review.pdn` and
     /// `lines`.
     pub engine_requests: Rate,
+    /// Sign-ups and log-ins (`POST /api/accounts`, `POST /api/session`) together.
+    pub account_requests: Rate,
 }
 
 impl Default for ClientLimits {
@@ -42,6 +44,7 @@ impl Default for ClientLimits {
             connections_per_client: 64,
             list_requests: Rate { burst: 10.0, per_second: 1.0 },
             engine_requests: Rate { burst: 20.0, per_second: 3.0 },
+            account_requests: Rate { burst: 20.0, per_second: 20.0 / 60.0 },
         }
     }
 }

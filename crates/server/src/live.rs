@@ -229,6 +229,8 @@ pub struct LiveGame {
     pub rematch_game: Option<String>,
     pub rematch_of: Option<String>,
     pub created_ms: i64,
+    /// The accounts at the board, whether the game is rated, and its rating change.
+    pub accounts: crate::rated::GameAccounts,
 }
 
 impl LiveGame {
@@ -259,6 +261,7 @@ impl LiveGame {
             rematch_game: None,
             rematch_of: None,
             created_ms: now_ms,
+            accounts: crate::rated::GameAccounts::default(),
         };
         game.start_if_seated(now_ms);
         game
@@ -590,6 +593,7 @@ impl LiveGame {
         let mut next = LiveGame::new(new_id.clone(), self.game.start(), swapped, self.clock, false, now_ms);
         next.rematch_of = Some(self.id.clone());
         next.invite_hash = self.invite_hash.clone();
+        next.accounts = self.accounts.for_rematch();
         self.rematch_game = Some(new_id);
         Ok(Some(next))
     }

@@ -14,8 +14,9 @@ use serde_json::Value;
 
 use crate::error::{ApiError, ErrorCode};
 use crate::live::{
-    color_name, reason_code, result_text, ClockSpec, LiveGame, PlayerKind, Seat, Status, ABORTED,
+    color_name, reason_code, result_text, side, ClockSpec, LiveGame, PlayerKind, Status, ABORTED,
 };
+use crate::store::BeforeAfter;
 use crate::store::GameSummary;
 
 /// Largest client message the protocol accepts, in bytes (larger ones get an error reply;
@@ -43,6 +44,9 @@ pub enum ClientMessage {
         clock: Option<ClockRequest>,
         #[serde(default)]
         name: Option<String>,
+        /// A rated game (accounts only, on a clock, never against the computer).
+        #[serde(default)]
+        rated: bool,
     },
     Join {
         game: String,
@@ -61,7 +65,9 @@ pub enum ClientMessage {
     },
     Move {
         game: String,
-        token: String,
+        /// The seat token; a logged-in account's connection may leave it out for its seat.
+        #[serde(default)]
+        token: Option<String>,
         #[serde(default)]
         text: Option<String>,
         #[serde(default)]
@@ -75,16 +81,19 @@ pub enum ClientMessage {
     },
     Draw {
         game: String,
-        token: String,
+        #[serde(default)]
+        token: Option<String>,
         action: Choice<DrawAction>,
     },
     Resign {
         game: String,
-        token: String,
+        #[serde(default)]
+        token: Option<String>,
     },
     Rematch {
         game: String,
-        token: String,
+        #[serde(default)]
+        token: Option<String>,
     },
     Lobby,
     Games,
@@ -402,6 +411,18 @@ pub struct GameState<'a> {
     reason: Option<&'static str>,
     message: Option<String>,
     winner: Option<&'static str>,
+    /// Only for a rated game: `true`.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    rated: bool,
+    /// Once a rated game's result is committed: both players' ratings before and after it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ratings: Option<RatingsState>,
+}
+
+#[derive(Serialize)]
+struct RatingsState {
+    white: BeforeAfter,
+    black: BeforeAfter,
 }
 
 #[derive(Serialize)]
@@ -445,6 +466,14 @@ struct PlayerState {
     #[serde(skip_serializing_if = "Option::is_none")]
     level: Option<u8>,
     seated: bool,
+    /// Only for a seat an account holds: `true` (its name is the account's).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    account: bool,
+    /// The account's rating in the game's variant and speed, rounded, for a timed game.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rating: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    provisional: Option<bool>,
 }
 
 #[derive(Serialize)]
@@ -493,12 +522,23 @@ impl<'a> GameState<'a> {
             black_ms: clocks[1],
             running: game.turn_started_ms.map(|_| color_name(position.turn())),
         });
-        let player = |seat: &Seat| {
+        let player = |color: Color| {
+            let seat = &game.seats[side(color)];
             let (kind, level, seated) = match seat.kind {
                 PlayerKind::Human => ("human", None, seat.token_hash.is_some()),
                 PlayerKind::Computer { level } => ("computer", Some(level), true),
             };
-            PlayerState { kind, name: seat.name.clone(), level, seated }
+            let account = game.accounts.seats[side(color)].is_some();
+            let shown = game.accounts.shown[side(color)].filter(|_| account);
+            PlayerState {
+                kind,
+                name: seat.name.clone(),
+                level,
+                seated,
+                account,
+                rating: shown.map(|r| r.rating.round() as i64),
+                provisional: shown.map(|r| r.is_provisional()),
+            }
         };
         let (result, reason, message, winner) = if game.aborted {
             (Some("*"), Some(ABORTED), Some("The game was withdrawn before it began".to_string()), None)
@@ -526,7 +566,7 @@ impl<'a> GameState<'a> {
             last_move,
             legal,
             clock,
-            players: Players { white: player(&game.seats[0]), black: player(&game.seats[1]) },
+            players: Players { white: player(Color::White), black: player(Color::Black) },
             draw_offer: game.draw_offer.map(color_name),
             rematch_offers: RematchOffers { white: game.rematch_offers[0], black: game.rematch_offers[1] },
             rematch_game: game.rematch_game.as_deref(),
@@ -535,6 +575,11 @@ impl<'a> GameState<'a> {
             reason,
             message,
             winner,
+            rated: game.accounts.rated,
+            ratings: game.accounts.change().map(|change| RatingsState {
+                white: BeforeAfter { before: change.before[0], after: change.after[0] },
+                black: BeforeAfter { before: change.before[1], after: change.after[1] },
+            }),
         }
     }
 }
@@ -549,18 +594,31 @@ pub struct LobbyEntry {
     pub name: Option<String>,
     pub creator_color: &'static str,
     pub created_ms: i64,
+    /// Only for a rated game: `true`.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub rated: bool,
+    /// The creator's rating in the game's variant and speed, rounded, when the creator is an
+    /// account and the game has a clock.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rating: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub provisional: Option<bool>,
 }
 
 impl LobbyEntry {
     /// The entry of a game waiting for its second player (`creator` the taken seat).
     pub fn of(game: &LiveGame, creator: Color) -> LobbyEntry {
+        let shown = game.accounts.shown[side(creator)].filter(|_| game.clock.is_some());
         LobbyEntry {
             id: game.id.clone(),
             variant: game.game.variant().name(),
             clock: game.clock,
-            name: game.seats[crate::live::side(creator)].name.clone(),
+            name: game.seats[side(creator)].name.clone(),
             creator_color: color_name(creator),
             created_ms: game.created_ms,
+            rated: game.accounts.rated,
+            rating: shown.map(|r| r.rating.round() as i64),
+            provisional: shown.map(|r| r.is_provisional()),
         }
     }
 }

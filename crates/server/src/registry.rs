@@ -20,7 +20,9 @@ use crate::computer::ComputerPool;
 use crate::error::{ApiError, ErrorCode};
 use crate::lifecycle::{release_freed_memory, shrink, ClientKey, GameLimits, Ledger};
 use crate::live::{side, ClockSpec, LiveGame, MoveRequest, Seat, Status};
+use crate::pairing::AccountId;
 use crate::protocol::{DrawAction, Listing, LobbyEntry};
+use crate::rated::{seat_account, speed_of, Account};
 use crate::review::{Reviewed, Reviews};
 use crate::store::{now_ms, GameSummary, ListCursor, Store, StoreError};
 use crate::token::{hash_token, new_game_id, new_invite_secret, new_seat_token};
@@ -48,6 +50,18 @@ pub struct NewGame {
     pub name: Option<String>,
     /// The address of the client asking: quotas count by it.
     pub client: IpAddr,
+    /// The account logged in on the client's connection, if any: the seat is its own.
+    pub account: Option<Account>,
+    /// A rated game (checked by [`crate::rated::check_rateable`] before it comes here).
+    pub rated: bool,
+}
+
+/// What authorises a request for a seat: the seat's token, or the account holding the seat
+/// (a logged-in connection of that account, on any device).
+#[derive(Clone, Copy, Debug)]
+pub enum SeatKey<'a> {
+    Token(&'a str),
+    Account(AccountId),
 }
 
 /// A seat taken: the game, the colour, and the token that moves it (known only to its holder);
@@ -272,7 +286,8 @@ impl Registry {
         let color = request.color.unwrap_or(if now % 2 == 0 { Color::White } else { Color::Black });
         let token = new_seat_token();
         let mut seats = [Seat::human(None, None), Seat::human(None, None)];
-        seats[side(color)] = Seat::human(request.name, Some(hash_token(&token)));
+        let name = request.account.as_ref().map(|a| a.name.clone()).or(request.name);
+        seats[side(color)] = Seat::human(name, Some(hash_token(&token)));
         if let Opponent::Computer { level } = request.opponent {
             seats[side(color.opponent())] = Seat::computer(level);
         }
@@ -282,6 +297,9 @@ impl Registry {
             LiveGame::new(id.clone(), Position::start(request.variant), seats, request.clock, listed, now);
         let invite = (request.opponent == Opponent::Friend).then(new_invite_secret);
         game.invite_hash = invite.as_deref().map(hash_token);
+        game.accounts.rated = request.rated;
+        let shown = self.shown_rating(request.account.as_ref(), request.variant, request.clock).await;
+        seat_account(&mut game, color, request.account.as_ref(), shown);
         if let Opponent::Computer { .. } = request.opponent {
             self.computer.admit_game(request.client, &id)?;
         }
@@ -298,65 +316,110 @@ impl Registry {
         Ok(Seated { game: id, color, token, invite })
     }
 
+    /// The rating an account shows beside its name in a game of `variant` on `clock` (none
+    /// untimed, or when it cannot be read).
+    pub(crate) async fn shown_rating(
+        &self,
+        account: Option<&Account>,
+        variant: Variant,
+        clock: Option<ClockSpec>,
+    ) -> Option<crate::rating::Rating> {
+        let (account, speed) = (account?, speed_of(clock)?);
+        match self.store.rating(account.id, variant, speed).await {
+            Ok(stored) => Some(stored.standing.rating_at(now_ms())),
+            Err(e) => {
+                eprintln!("checkers serve: reading a rating: {e}");
+                None
+            }
+        }
+    }
+
     /// Takes a free seat in a game (joined through its link or the lobby); a friend game needs
-    /// its invitation's secret.
+    /// its invitation's secret, a rated game an account.
     pub async fn join(
         self: &Arc<Self>,
         id: &str,
         wanted: Option<Color>,
         name: Option<String>,
         invite: Option<&str>,
+        account: Option<Account>,
     ) -> Result<Seated, ApiError> {
         let token = new_seat_token();
         let (reply, rx) = oneshot::channel();
         let invite_hash = invite.map(hash_token);
-        let request = JoinRequest { wanted, token_hash: hash_token(&token), name, invite_hash };
+        let name = account.as_ref().map(|a| a.name.clone()).or(name);
+        let request = JoinRequest { wanted, token_hash: hash_token(&token), name, invite_hash, account };
         let command = Command::Join { request, reply };
         let color = self.send(id, command, rx).await??;
         Ok(Seated { game: id.to_string(), color, token, invite: None })
     }
 
     /// Subscribes to a game's updates; returns them with the current state and the seat the
-    /// token holds, if any.
+    /// key holds, if any.
     pub async fn watch(
         self: &Arc<Self>,
         id: &str,
-        token: Option<&str>,
+        key: Option<SeatKey<'_>>,
     ) -> Result<(broadcast::Receiver<Arc<str>>, Arc<str>, Option<Color>), ApiError> {
         let handle = self.handle(id).await?;
         let updates = handle.updates.subscribe();
         let (reply, rx) = oneshot::channel();
         let state = self.send(id, Command::Snapshot { reply }, rx).await?;
-        let seat = match token {
-            Some(token) => {
-                let (reply, rx) = oneshot::channel();
-                self.send(id, Command::SeatOf { token_hash: hash_token(token), reply }, rx).await?
-            }
+        let seat = match key {
+            Some(key) => match self.seat_hash(id, key).await {
+                Ok(token_hash) => {
+                    let (reply, rx) = oneshot::channel();
+                    self.send(id, Command::SeatOf { token_hash, reply }, rx).await?
+                }
+                Err(_) => None,
+            },
             None => None,
         };
         Ok((updates, state, seat))
+    }
+
+    /// The hash of the seat token that `key` stands for: the token's own, or that of the seat
+    /// the account holds in the game (`not_your_seat` if it holds none).
+    async fn seat_hash(self: &Arc<Self>, id: &str, key: SeatKey<'_>) -> Result<String, ApiError> {
+        match key {
+            SeatKey::Token(token) => Ok(hash_token(token)),
+            SeatKey::Account(account) => {
+                let (reply, rx) = oneshot::channel();
+                self.send(id, Command::SeatOfAccount { account, reply }, rx).await?.ok_or_else(|| {
+                    ApiError::new(ErrorCode::NotYourSeat, "your account holds no seat in this game")
+                })
+            }
+        }
     }
 
     /// Plays a move for the seat `token` holds. Returns the new ply count once committed.
     pub async fn play(
         self: &Arc<Self>,
         id: &str,
-        token: &str,
+        key: SeatKey<'_>,
         request: MoveRequest,
         ply: Option<u32>,
     ) -> Result<u32, ApiError> {
+        let token_hash = self.seat_hash(id, key).await?;
         let (reply, rx) = oneshot::channel();
-        self.send(id, Command::Move { token_hash: hash_token(token), request, ply, reply }, rx).await?
+        self.send(id, Command::Move { token_hash, request, ply, reply }, rx).await?
     }
 
-    pub async fn draw(self: &Arc<Self>, id: &str, token: &str, action: DrawAction) -> Result<(), ApiError> {
+    pub async fn draw(
+        self: &Arc<Self>,
+        id: &str,
+        key: SeatKey<'_>,
+        action: DrawAction,
+    ) -> Result<(), ApiError> {
+        let token_hash = self.seat_hash(id, key).await?;
         let (reply, rx) = oneshot::channel();
-        self.send(id, Command::Draw { token_hash: hash_token(token), action, reply }, rx).await?
+        self.send(id, Command::Draw { token_hash, action, reply }, rx).await?
     }
 
-    pub async fn resign(self: &Arc<Self>, id: &str, token: &str) -> Result<(), ApiError> {
+    pub async fn resign(self: &Arc<Self>, id: &str, key: SeatKey<'_>) -> Result<(), ApiError> {
+        let token_hash = self.seat_hash(id, key).await?;
         let (reply, rx) = oneshot::channel();
-        self.send(id, Command::Resign { token_hash: hash_token(token), reply }, rx).await?
+        self.send(id, Command::Resign { token_hash, reply }, rx).await?
     }
 
     /// Asks for a rematch for the client at `client`; returns the new game's id once both
@@ -364,15 +427,15 @@ impl Registry {
     pub async fn rematch(
         self: &Arc<Self>,
         id: &str,
-        token: &str,
+        seat: SeatKey<'_>,
         client: IpAddr,
     ) -> Result<Option<String>, ApiError> {
+        let token_hash = self.seat_hash(id, seat).await?;
         let key = ClientKey::of(client);
         let now = now_ms();
         lock(&self.ledger).admit(key, now, &self.limits, false)?;
         let (reply, rx) = oneshot::channel();
-        let asked =
-            self.send(id, Command::Rematch { token_hash: hash_token(token), client, reply }, rx).await;
+        let asked = self.send(id, Command::Rematch { token_hash, client, reply }, rx).await;
         let asked = asked.and_then(|answer| answer);
         if !matches!(asked, Ok(Some(_))) {
             lock(&self.ledger).refund(key, now, false);

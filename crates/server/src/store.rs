@@ -15,7 +15,9 @@
 //! checkpointer task copies the WAL back into the database file beside the writer, so the
 //! checkpoint's fsyncs do not stall commits.
 
+mod accounts;
 mod lists;
+mod ratings;
 
 use std::borrow::Cow;
 use std::net::IpAddr;
@@ -36,7 +38,11 @@ use crate::live::{
     Seat, Status, ABORTED,
 };
 
+pub use accounts::{is_unique_violation, SessionRow, StoredAccount};
 pub use lists::{GameSummary, ListCursor, WaitingGame};
+pub use ratings::{
+    BeforeAfter, GameFilter, GameOutcome, LeaderboardRow, StoredRating, UserGame, UserGamesCursor,
+};
 
 /// What went wrong with the database. Each says all it knows in its own message, with no
 /// `source` to print after it: sqlx's errors already repeat their causes in their messages,
@@ -114,6 +120,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     (1, "games seats moves", include_str!("../migrations/0001_games.sql")),
     (2, "open offers", include_str!("../migrations/0002_offers.sql")),
     (3, "private games, creators, the list's index", include_str!("../migrations/0003_lifecycle.sql")),
+    (4, "accounts, sessions, ratings, rated games", include_str!("../migrations/0004_accounts.sql")),
 ];
 
 #[derive(Debug)]
@@ -273,18 +280,20 @@ impl Store {
     }
 
     /// Saves the game's row (status, result, clocks, open offers) after a change that makes no
-    /// move: a resignation, a draw offer or its answer, a flag, a rematch request.
+    /// move: a resignation, a draw offer or its answer, a flag, a rematch request. The result
+    /// of a rated game is committed with both players' new ratings (see `rated`).
     pub async fn save_game(&self, game: &LiveGame) -> Result<(), StoreError> {
-        self.write(vec![Write::UpdateGame(GameRow::of(game))]).await
+        self.write(ratings::with_rating(game, vec![Write::UpdateGame(GameRow::of(game))])).await
     }
 
     /// Saves a move and the game's new state in one transaction.
     pub async fn record_move(&self, game: &LiveGame, record: &MoveRecord) -> Result<(), StoreError> {
-        self.write(vec![
+        let writes = vec![
             Write::Move { game_id: game.id.clone(), record: record.clone() },
             Write::UpdateGame(GameRow::of(game)),
-        ])
-        .await
+        ];
+        // A rated game's result and both ratings in one transaction.
+        self.write(ratings::with_rating(game, writes)).await
     }
 
     /// Loads a game with its seats and moves, replayed through the rules.
@@ -294,8 +303,14 @@ impl Store {
         else {
             return Ok(None);
         };
-        let seats =
-            sqlx::query("SELECT * FROM seats WHERE game_id = $1").bind(id).fetch_all(&self.pool).await?;
+        let seats = sqlx::query(
+            "SELECT s.*, r.rating, r.rd, r.volatility, r.last_rated_ms FROM seats s JOIN games g ON g.id = s.game_id \
+             LEFT JOIN ratings r ON r.account_id = s.account_id AND r.variant = g.variant AND r.speed = g.speed \
+             WHERE s.game_id = $1",
+        )
+        .bind(id)
+        .fetch_all(&self.pool)
+        .await?;
         let moves = self.move_records(id).await?;
         build_game(id, &row, &seats, &moves)
             .map(Some)
@@ -354,6 +369,10 @@ enum Write {
     },
     /// A game nobody joined in time: gone, seats and all, if it still waits.
     DeleteWaiting(String),
+    /// A rated game's result: both players' ratings, and the game's record of them.
+    Rate(ratings::RateGame),
+    /// Accounts and sessions.
+    Account(accounts::AccountWrite),
 }
 
 /// Every column of a game's row.
@@ -368,6 +387,8 @@ struct GameRow {
     invite_hash: Option<String>,
     /// The creating client's address; written with the new game only.
     creator: Option<String>,
+    rated: bool,
+    speed: Option<&'static str>,
     // Changed as the game goes on.
     listed: bool,
     status: Status,
@@ -397,6 +418,8 @@ impl GameRow {
             created_ms: game.created_ms,
             invite_hash: game.invite_hash.clone(),
             creator: None,
+            rated: game.accounts.rated,
+            speed: crate::rated::speed_of(game.clock).map(|s| s.name()),
             listed: game.listed,
             status: game.status,
             result: result_of(game),
@@ -419,11 +442,17 @@ struct SeatRow {
     game_id: String,
     color: Color,
     seat: Seat,
+    account: Option<i64>,
 }
 
 impl SeatRow {
     fn of(game: &LiveGame, color: Color) -> SeatRow {
-        SeatRow { game_id: game.id.clone(), color, seat: game.seats[side(color)].clone() }
+        SeatRow {
+            game_id: game.id.clone(),
+            color,
+            seat: game.seats[side(color)].clone(),
+            account: game.accounts.seats[side(color)],
+        }
     }
 }
 
@@ -472,9 +501,9 @@ impl Write {
                            turn_started_ms, rematch_id, draw_offer, rematch_white, rematch_black, updated_ms, \
                            white_name, black_name, plies, live, \
                            variant, start_fen, clock_base_ms, clock_increment_ms, rematch_of, created_ms, \
-                           invite_hash, creator) \
+                           invite_hash, creator, rated, speed) \
                          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, \
-                           $18, $19, $20, $21, $22, $23, $24, $25, $26)",
+                           $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28)",
                     ),
                     row,
                 )
@@ -486,6 +515,8 @@ impl Write {
                 .bind(row.created_ms)
                 .bind(&row.invite_hash)
                 .bind(&row.creator)
+                .bind(i64::from(row.rated))
+                .bind(row.speed)
                 .execute(conn)
                 .await?;
             }
@@ -503,16 +534,17 @@ impl Write {
                 .execute(conn)
                 .await?;
             }
-            Write::Seat(SeatRow { game_id, color, seat }) => {
+            Write::Seat(SeatRow { game_id, color, seat, account }) => {
                 let (kind, level) = match seat.kind {
                     PlayerKind::Human => ("human", None),
                     PlayerKind::Computer { level } => ("computer", Some(i64::from(level))),
                 };
                 sqlx::query(
-                    "INSERT INTO seats (game_id, color, kind, level, name, token_hash) \
-                     VALUES ($1, $2, $3, $4, $5, $6) \
+                    "INSERT INTO seats (game_id, color, kind, level, name, token_hash, account_id) \
+                     VALUES ($1, $2, $3, $4, $5, $6, $7) \
                      ON CONFLICT (game_id, color) DO UPDATE SET kind = excluded.kind, \
-                       level = excluded.level, name = excluded.name, token_hash = excluded.token_hash",
+                       level = excluded.level, name = excluded.name, token_hash = excluded.token_hash, \
+                       account_id = excluded.account_id",
                 )
                 .bind(game_id)
                 .bind(color_name(*color))
@@ -520,6 +552,7 @@ impl Write {
                 .bind(level)
                 .bind(&seat.name)
                 .bind(&seat.token_hash)
+                .bind(account)
                 .execute(conn)
                 .await?;
             }
@@ -551,6 +584,8 @@ impl Write {
                     .execute(conn)
                     .await?;
             }
+            Write::Rate(rate) => rate.run(conn).await?,
+            Write::Account(write) => write.run(conn).await?,
         }
         Ok(())
     }
@@ -615,6 +650,12 @@ async fn commit(pool: &AnyPool, changes: &[Change]) -> Result<(), StoreError> {
         }
     }
     tx.commit().await?;
+    // Only now may anyone see the rating changes this transaction made.
+    for write in changes.iter().flat_map(|change| &change.writes) {
+        if let Write::Rate(rate) = write {
+            rate.committed();
+        }
+    }
     Ok(())
 }
 
@@ -651,6 +692,7 @@ fn build_game(id: &str, row: &AnyRow, seats: &[AnyRow], moves: &[MoveRecord]) ->
         _ => None,
     };
     let mut seat_list = [Seat::human(None, None), Seat::human(None, None)];
+    let mut accounts = [None, None];
     for s in seats {
         let color = parse_color(&column::<String>(s, "color")?).ok_or("seat colour")?;
         let kind = match column::<String>(s, "kind")?.as_str() {
@@ -662,6 +704,7 @@ fn build_game(id: &str, row: &AnyRow, seats: &[AnyRow], moves: &[MoveRecord]) ->
         };
         seat_list[side(color)] =
             Seat { kind, name: column(s, "name")?, token_hash: column(s, "token_hash")? };
+        accounts[side(color)] = ratings::seat_account(s)?;
     }
     let status = Status::parse(&column::<String>(row, "status")?).ok_or("status")?;
     let listed = column::<i64>(row, "listed")? != 0;
@@ -679,6 +722,7 @@ fn build_game(id: &str, row: &AnyRow, seats: &[AnyRow], moves: &[MoveRecord]) ->
     game.draw_offer = column::<Option<String>>(row, "draw_offer")?.as_deref().and_then(parse_color);
     game.rematch_offers =
         [column::<i64>(row, "rematch_white")? != 0, column::<i64>(row, "rematch_black")? != 0];
+    ratings::load_accounts(&mut game, row, accounts)?;
     if status == Status::Finished && !game.game.is_over() {
         // Declared outcomes are not found on the board: apply the stored one.
         let loser =

@@ -1,5 +1,5 @@
-//! Secrets and identifiers: seat tokens and friend games' invitation secrets (kept by players,
-//! stored only as hashes) and game ids.
+//! Secrets and identifiers: seat tokens, friend games' invitation secrets and session tokens
+//! (kept by players, stored only as hashes), password salts, game and account ids.
 
 use sha2::{Digest, Sha256};
 
@@ -38,6 +38,27 @@ pub fn new_invite_secret() -> String {
 /// What the database keeps of a seat token: its SHA-256, hex.
 pub fn hash_token(token: &str) -> String {
     hex(&Sha256::digest(token.as_bytes()))
+}
+
+/// A new session token for a log-in: 256 random bits as 64 hex digits.
+pub fn new_session_token() -> String {
+    hex(&random_bytes::<32>())
+}
+
+/// Whether text could be a session token (checked before it is looked up).
+pub fn is_session_token(text: &str) -> bool {
+    text.len() == 64 && text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+}
+
+/// A password hash's random salt: 128 bits.
+pub fn random_salt() -> [u8; 16] {
+    random_bytes::<16>()
+}
+
+/// A new account id: a random positive 62-bit number (ids are made here, not by the
+/// database, so one schema serves SQLite and PostgreSQL alike).
+pub fn new_account_id() -> i64 {
+    (u64::from_le_bytes(random_bytes::<8>()) >> 2) as i64
 }
 
 /// A new game id: 10 characters from a 31-letter alphabet without look-alikes (about 49 bits).

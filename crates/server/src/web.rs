@@ -37,8 +37,13 @@ const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-
 
 /// The routes; the list and the engine's endpoints are rate-limited per client (`limits`),
 /// and the WebSocket refuses pages of other sites than the server's own and
-/// `allowed_origins`.
-pub fn router(registry: Arc<Registry>, limits: &ClientLimits, allowed_origins: &[String]) -> Router {
+/// `allowed_origins`. The accounts' routes are `api`'s (`trust_forwarded_proto`: see there).
+pub fn router(
+    registry: Arc<Registry>,
+    limits: &ClientLimits,
+    allowed_origins: &[String],
+    trust_forwarded_proto: bool,
+) -> Router {
     let engine = Arc::new(RateLimiter::new(limits.engine_requests));
     let limited = |limiter: &Arc<RateLimiter>, form| {
         from_fn_with_state(Limited { limiter: limiter.clone(), form }, rate_limit)
@@ -60,7 +65,8 @@ pub fn router(registry: Arc<Registry>, limits: &ClientLimits, allowed_origins: &
             get(list_games).layer(limited(&Arc::new(RateLimiter::new(limits.list_requests)), Form::Json)),
         )
         .route("/healthz", get(|| async { "ok" }))
-        .route("/ws", get(websocket).layer(from_fn_with_state(origins, check_origin)))
+        .route("/ws", get(websocket).layer(from_fn_with_state(origins.clone(), check_origin)))
+        .merge(crate::api::routes(&registry, limits, origins, trust_forwarded_proto))
         .with_state(registry)
         .layer(map_response(nosniff))
 }
@@ -75,7 +81,7 @@ async fn nosniff(mut response: Response) -> Response {
 /// How an endpoint words its errors: JSON `{"code", "message"}`, or the sentence alone (the
 /// PDN downloads).
 #[derive(Clone, Copy)]
-enum Form {
+pub(crate) enum Form {
     Json,
     Text,
 }
@@ -111,7 +117,7 @@ fn whole_seconds(wait: Duration) -> u64 {
 
 /// The origins besides the server's own whose pages may open the WebSocket, as browsers send
 /// them (`https://example.com`, lower case, no trailing slash).
-struct AllowedOrigins(Vec<String>);
+pub(crate) struct AllowedOrigins(Vec<String>);
 
 impl AllowedOrigins {
     fn new(origins: &[String]) -> AllowedOrigins {
@@ -121,7 +127,7 @@ impl AllowedOrigins {
     /// Whether a WebSocket upgrade with these headers may go on: a program that sends no
     /// `Origin` may; a browser's page may if it comes from this server (the origin's host is
     /// the `Host` the request was sent to) or from an allowed origin.
-    fn allow(&self, headers: &HeaderMap) -> bool {
+    pub(crate) fn allow(&self, headers: &HeaderMap) -> bool {
         let Some(origin) = headers.get(header::ORIGIN) else { return true };
         let Ok(origin) = origin.to_str() else { return false };
         let origin = origin.to_ascii_lowercase();
@@ -195,8 +201,13 @@ fn pdn_download(text: Result<String, ApiError>, name: &str) -> Response {
 fn status_of(e: &ApiError) -> StatusCode {
     match e.code {
         ErrorCode::NotFound => StatusCode::NOT_FOUND,
-        ErrorCode::NotFinished => StatusCode::CONFLICT,
-        ErrorCode::BadPly | ErrorCode::BadRequest => StatusCode::BAD_REQUEST,
+        ErrorCode::NotFinished | ErrorCode::NameTaken => StatusCode::CONFLICT,
+        ErrorCode::BadPly | ErrorCode::BadRequest | ErrorCode::BadName | ErrorCode::WeakPassword => {
+            StatusCode::BAD_REQUEST
+        }
+        ErrorCode::BadCredentials => StatusCode::UNAUTHORIZED,
+        ErrorCode::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+        ErrorCode::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
         ErrorCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
         ErrorCode::Forbidden => StatusCode::FORBIDDEN,
         _ => StatusCode::SERVICE_UNAVAILABLE,
@@ -205,7 +216,7 @@ fn status_of(e: &ApiError) -> StatusCode {
 
 /// An error as HTTP: the status its code goes with, the body in the endpoint's form, and for a
 /// client going too fast `Retry-After` (`retry_after`, or the review queue's wait).
-fn error_reply(e: &ApiError, form: Form, retry_after: Option<Duration>) -> Response {
+pub(crate) fn error_reply(e: &ApiError, form: Form, retry_after: Option<Duration>) -> Response {
     let mut response = match form {
         Form::Json => json_body(status_of(e), to_text(&ErrorBody { code: e.code, message: &e.message })),
         Form::Text => (status_of(e), format!("{}\n", e.message)).into_response(),
@@ -254,7 +265,7 @@ fn json_reply(reply: Result<Arc<str>, ApiError>) -> Response {
     }
 }
 
-fn json_body(status: StatusCode, text: String) -> Response {
+pub(crate) fn json_body(status: StatusCode, text: String) -> Response {
     let mut response = (status, text).into_response();
     response.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
     response
@@ -301,17 +312,24 @@ async fn list_games(
     }
 }
 
+/// The WebSocket, logged in to the account of the session cookie sent with the upgrade (a
+/// cookie that is not a live session's is no account: the connection is anonymous).
 async fn websocket(
     State(registry): State<Arc<Registry>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Response {
+    let account = match crate::api::session_token(&headers) {
+        Some(token) => crate::accounts::session_account(registry.store(), token).await,
+        None => None,
+    };
     upgrade
         // The default 128 KiB read buffer is zeroed on every read; our messages are small.
         .read_buffer_size(READ_BUFFER)
         .max_message_size(MAX_FRAME)
         .max_frame_size(MAX_FRAME)
-        .on_upgrade(move |socket| serve_socket(socket, registry, client_key(peer.ip())))
+        .on_upgrade(move |socket| serve_socket(socket, registry, client_key(peer.ip()), account))
 }
 
 #[cfg(test)]

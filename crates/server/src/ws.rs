@@ -18,7 +18,8 @@ use crate::protocol::{
     peek_request_id, read_client_message, ClientMessage, ClockRequest, Listed, Listing, OpponentKind,
     ServerMessage,
 };
-use crate::registry::{NewGame, Opponent, Registry, Seated};
+use crate::rated::{check_rateable, Account};
+use crate::registry::{NewGame, Opponent, Registry, SeatKey, Seated};
 
 /// Largest WebSocket message the transport reads at all (the protocol's own bound,
 /// [`crate::protocol::MAX_MESSAGE`], is answered with an error instead).
@@ -83,8 +84,15 @@ fn refusal(re: &Value, code: ErrorCode, message: &str) -> String {
 
 /// Serves one WebSocket connection from the client at address `client` (the peer's address,
 /// an IPv6 one as its /64 network, see [`crate::limits::client_key`]: what the server's
-/// per-client limits and fair shares count by).
-pub async fn serve_socket(socket: WebSocket, registry: Arc<Registry>, client: IpAddr) {
+/// per-client limits and fair shares count by), logged in to `account` if its upgrade carried
+/// a live session's cookie.
+pub async fn serve_socket(
+    socket: WebSocket,
+    registry: Arc<Registry>,
+    client: IpAddr,
+    account: Option<Account>,
+) {
+    let caller = Caller { client, account };
     let (mut sink, mut stream) = socket.split();
     let mut subs = Subscriptions { game: None, lobby: None, games: None };
     let mut limit = RateLimit::new();
@@ -114,7 +122,7 @@ pub async fn serve_socket(socket: WebSocket, registry: Arc<Registry>, client: Ip
                     vec![refusal(&re, ErrorCode::RateLimited, "too many messages; slow down")]
                 } else {
                     match text {
-                        Some(text) => handle_text(text.as_str(), &registry, &mut subs, client).await,
+                        Some(text) => handle_text(text.as_str(), &registry, &mut subs, &caller).await,
                         None => vec![refusal(
                             &Value::Null,
                             ErrorCode::BadRequest,
@@ -169,17 +177,35 @@ async fn next_list_update<T>(
     }
 }
 
-/// Answers one client message from the client at `client`; returns the messages to send
-/// back, in order.
+/// Who sends a connection's messages: the client's address, and its account if logged in.
+struct Caller {
+    client: IpAddr,
+    account: Option<Account>,
+}
+
+impl Caller {
+    /// What authorises a request for a seat: the token when given, else the account's seat;
+    /// an anonymous client must give the token.
+    fn seat_key<'a>(&self, token: &'a Option<String>) -> Result<SeatKey<'a>, ApiError> {
+        match (token, &self.account) {
+            (Some(token), _) => Ok(SeatKey::Token(token)),
+            (None, Some(account)) => Ok(SeatKey::Account(account.id)),
+            // As the message was refused before tokens could be left out.
+            (None, None) => Err(ApiError::bad_request("bad message: missing field `token`")),
+        }
+    }
+}
+
+/// Answers one client message from `caller`; returns the messages to send back, in order.
 async fn handle_text(
     text: &str,
     registry: &Arc<Registry>,
     subs: &mut Subscriptions,
-    client: IpAddr,
+    caller: &Caller,
 ) -> Vec<String> {
     let (re, message) = read_client_message(text);
     let replies = match message {
-        Ok(message) => dispatch(message, &re, registry, subs, client).await,
+        Ok(message) => dispatch(message, &re, registry, subs, caller).await,
         Err(e) => Err(e),
     };
     replies.unwrap_or_else(|e| vec![ServerMessage::error(&re, &e).to_text()])
@@ -216,7 +242,8 @@ async fn seated_replies(
         invite: seated.invite.as_deref(),
     };
     let mut replies = vec![reply.to_text()];
-    replies.extend(subscribe(registry, subs, &seated.game, Some(&seated.token), &Value::Null).await?);
+    let key = Some(SeatKey::Token(&seated.token));
+    replies.extend(subscribe(registry, subs, &seated.game, key, &Value::Null).await?);
     Ok(replies)
 }
 
@@ -224,10 +251,10 @@ async fn subscribe(
     registry: &Arc<Registry>,
     subs: &mut Subscriptions,
     id: &str,
-    token: Option<&str>,
+    key: Option<SeatKey<'_>>,
     re: &Value,
 ) -> Result<Vec<String>, ApiError> {
-    let (rx, state, seat) = registry.watch(id, token).await?;
+    let (rx, state, seat) = registry.watch(id, key).await?;
     subs.game = Some((id.to_string(), rx));
     let watching = ServerMessage::Watching { re, game: id, color: seat.map(color_name) };
     Ok(vec![watching.to_text(), state.to_string()])
@@ -249,14 +276,15 @@ async fn dispatch(
     re: &Value,
     registry: &Arc<Registry>,
     subs: &mut Subscriptions,
-    client: IpAddr,
+    caller: &Caller,
 ) -> Result<Vec<String>, ApiError> {
+    let client = caller.client;
     let ok = || ServerMessage::Ok { re, ply: None }.to_text();
     match message {
         ClientMessage::Ping => Ok(vec![ServerMessage::Pong { re }.to_text()]),
         ClientMessage::Lobby => Ok(vec![follow_list(registry.lobby(), &mut subs.lobby, re)]),
         ClientMessage::Games => Ok(vec![follow_list(registry.games_list(), &mut subs.games, re)]),
-        ClientMessage::Create { variant, opponent, level, color, clock, name } => {
+        ClientMessage::Create { variant, opponent, level, color, clock, name, rated } => {
             // Checked in this order, so a request with several faults hears of the first.
             let variant = match variant {
                 None => checkers_rules::Variant::English,
@@ -272,33 +300,48 @@ async fn dispatch(
             };
             let clock = clock_spec(clock)?;
             let color = color.map(|c| c.known()).transpose()?.and_then(|c| c.color());
-            let request = NewGame { variant, opponent, color, clock, name: clean_name(name), client };
+            let account = caller.account.clone();
+            if rated {
+                check_rateable(account.as_ref(), clock, matches!(opponent, Opponent::Computer { .. }))?;
+            }
+            let request =
+                NewGame { variant, opponent, color, clock, name: clean_name(name), client, account, rated };
             let seated = registry.create(request).await?;
             seated_replies(registry, subs, &seated, re).await
         }
         ClientMessage::Join { game, color, name, invite } => {
             let color = color.map(|c| c.known()).transpose()?.and_then(|c| c.color());
-            let seated = registry.join(&game, color, clean_name(name), invite.as_deref()).await?;
+            let account = caller.account.clone();
+            let seated = registry.join(&game, color, clean_name(name), invite.as_deref(), account).await?;
             seated_replies(registry, subs, &seated, re).await
         }
-        ClientMessage::Watch { game, token } => subscribe(registry, subs, &game, token.as_deref(), re).await,
+        ClientMessage::Watch { game, token } => {
+            let key = match (&token, &caller.account) {
+                (Some(token), _) => Some(SeatKey::Token(token)),
+                (None, Some(account)) => Some(SeatKey::Account(account.id)),
+                (None, None) => None,
+            };
+            subscribe(registry, subs, &game, key, re).await
+        }
         ClientMessage::Move { game, token, text, from, to, captured, ply } => {
+            let key = caller.seat_key(&token)?;
             if text.as_ref().is_some_and(|t| t.len() > 200) {
                 return Err(ApiError::bad_request("move text is too long"));
             }
-            let ply = registry.play(&game, &token, MoveRequest { text, from, to, captured }, ply).await?;
+            let ply = registry.play(&game, key, MoveRequest { text, from, to, captured }, ply).await?;
             Ok(vec![ServerMessage::Ok { re, ply: Some(ply) }.to_text()])
         }
         ClientMessage::Draw { game, token, action } => {
-            registry.draw(&game, &token, action.known()?).await?;
+            let key = caller.seat_key(&token)?;
+            registry.draw(&game, key, action.known()?).await?;
             Ok(vec![ok()])
         }
         ClientMessage::Resign { game, token } => {
-            registry.resign(&game, &token).await?;
+            registry.resign(&game, caller.seat_key(&token)?).await?;
             Ok(vec![ok()])
         }
         ClientMessage::Rematch { game, token } => {
-            let new_game = registry.rematch(&game, &token, client).await?;
+            let new_game = registry.rematch(&game, caller.seat_key(&token)?, client).await?;
             Ok(vec![ServerMessage::Rematch { re, game: &game, new_game: new_game.as_deref() }.to_text()])
         }
     }

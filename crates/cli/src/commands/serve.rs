@@ -29,6 +29,10 @@ pub struct Args {
     #[arg(long, value_name = "SECONDS", default_value_t = GameLimits::default().invite_expiry.as_secs(),
           value_parser = clap::value_parser!(u64).range(1..))]
     expire_invites_after: u64,
+    /// Trust a proxy in front of the server to say a request came over TLS
+    /// (`X-Forwarded-Proto: https`): the session cookie is then marked Secure.
+    #[arg(long)]
+    trust_forwarded_proto: bool,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -43,5 +47,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             invite_expiry: Duration::from_secs(args.expire_invites_after),
             ..GameLimits::default()
         },
+        trust_forwarded_proto: args.trust_forwarded_proto,
     })
 }

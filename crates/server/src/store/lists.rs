@@ -129,8 +129,10 @@ impl Store {
     pub async fn waiting_games(&self) -> Result<Vec<WaitingGame>, StoreError> {
         let rows = sqlx::query(
             "SELECT g.id, g.variant, g.clock_base_ms, g.clock_increment_ms, g.created_ms, g.listed, \
-               g.invite_hash, g.creator, s.color, s.name \
+               g.invite_hash, g.creator, g.rated, s.color, s.name, s.account_id, r.rating, r.rd, r.volatility, \
+               r.last_rated_ms \
              FROM games g LEFT JOIN seats s ON s.game_id = g.id AND s.token_hash IS NOT NULL \
+             LEFT JOIN ratings r ON r.account_id = s.account_id AND r.variant = g.variant AND r.speed = g.speed \
              WHERE g.status = 'waiting' ORDER BY g.created_ms, g.id",
         )
         .fetch_all(&self.pool)
@@ -185,6 +187,8 @@ fn waiting_game(row: &AnyRow) -> Result<WaitingGame, String> {
                 (Some(base_ms), Some(increment_ms)) => Some(ClockSpec { base_ms, increment_ms }),
                 _ => None,
             };
+            let shown =
+                super::ratings::seat_account(row)?.and_then(|(_, rating)| rating).filter(|_| clock.is_some());
             Some(LobbyEntry {
                 id: id.clone(),
                 variant: variant.name(),
@@ -192,6 +196,9 @@ fn waiting_game(row: &AnyRow) -> Result<WaitingGame, String> {
                 name: column(row, "name")?,
                 creator_color: color_name(color),
                 created_ms,
+                rated: column::<i64>(row, "rated")? != 0,
+                rating: shown.map(|r| r.rating.round() as i64),
+                provisional: shown.map(|r| r.is_provisional()),
             })
         }
         _ => None,
