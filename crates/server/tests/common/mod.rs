@@ -51,6 +51,23 @@ impl Client {
         Client { ws, next_id: 1, seen: Vec::new() }
     }
 
+    /// Connects from `127.0.0.N` with `cookie` as the upgrade's `Cookie` header (a browser
+    /// logged in sends its session cookie so).
+    pub async fn connect_with_cookie(addr: SocketAddr, n: u8, cookie: &str) -> Client {
+        use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+        let socket = tokio::net::TcpSocket::new_v4().expect("a socket");
+        socket
+            .bind(SocketAddr::from((std::net::Ipv4Addr::new(127, 0, 0, n), 0)))
+            .expect("bind to a loopback address");
+        let tcp = socket.connect(addr).await.expect("tcp connects");
+        let mut request = format!("ws://{addr}/ws").into_client_request().expect("a request");
+        request.headers_mut().insert("cookie", cookie.parse().expect("a cookie header"));
+        let (ws, _) = tokio_tungstenite::client_async(request, MaybeTlsStream::Plain(tcp))
+            .await
+            .expect("websocket connects");
+        Client { ws, next_id: 1, seen: Vec::new() }
+    }
+
     pub async fn send_raw(&mut self, message: Message) {
         self.ws.send(message).await.expect("send");
     }
