@@ -12,6 +12,8 @@
 //! Only games that must run are in memory: a game is loaded when asked for and leaves memory
 //! once idle, start-up loads none before it listens, and games nobody joins are deleted after
 //! a while. Each client address may create so many games an hour and have so many waiting.
+//! Players may play anonymously or sign up for an account; rated games between accounts, on a
+//! clock, change both players' Glicko-2 ratings in the transaction of their result.
 //!
 //! It depends on the rules library and the engine; neither may depend on it. The command line
 //! starts it (`checkers serve`), and nothing here reads the command line itself.
@@ -36,7 +38,10 @@
 //! | `database_url` | what follows `--db` made a URL, and shown back without its password |
 //! | [`computer`] | the engine's workers: per-client queues taken in turn, short and long searches, the computer's clock charged for its search only, the cap on games against it |
 //! | [`pdn`], [`token`] | PDN export; seat tokens, invitations and game ids |
-//! | [`rating`] | Glicko-2 ratings and speed classes, as pure arithmetic (not yet used by the server) |
+//! | `accounts`, [`password`] | accounts and sessions: sign-up, log-in and out, the limits per name and address; names, passwords and their Argon2id hashes, on blocking threads |
+//! | `api` | the HTTP API of accounts and players: the session cookie, profiles, a player's games, leaderboards |
+//! | [`rated`] | the accounts at a game's board, rated games, the rating change shown at the end |
+//! | [`rating`] | Glicko-2 ratings and speed classes, as pure arithmetic; applied to rated games by the store, in the result's transaction |
 //! | [`pairing`] | quick-pairing pools: who waits and who is paired with whom, as pure logic (not yet used by the server) |
 //!
 //! ## The protocol in brief
@@ -54,6 +59,13 @@
 //! the list and the engine's endpoints and holds at most two places in the review queue; a
 //! browser page of another site may not open the WebSocket (unless its origin is allowed).
 //! Every answer says `nosniff`.
+//!
+//! Accounts: `POST /api/accounts` signs up, `POST /api/session` logs in and `DELETE
+//! /api/session` out (an HttpOnly, SameSite=Lax session cookie; sessions in the database by
+//! their token's hash); `/api/users/{name}` gives a player's ratings and results,
+//! `/api/users/{name}/games` (and `games.pdn`) their games, `/api/leaderboard` the best
+//! players of a variant and speed. The WebSocket knows the account of the cookie sent with
+//! its upgrade: its seats are its own on every device, and it may create rated games.
 //!
 //! WebSocket: every message is one JSON object with a type field `t`. A client message may
 //! carry an `id`, echoed as `re` in the reply. Clients `create` a game (against the

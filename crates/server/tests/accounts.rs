@@ -490,3 +490,28 @@ async fn sqlite_log_ins_are_limited_per_address() {
     let dir = tempfile::tempdir().unwrap();
     address_limit(&sqlite_file(&dir)).await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_cookie_is_secure_behind_a_trusted_tls_proxy_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = sqlite_file(&dir);
+    let https = [("Content-Type", "application/json"), ("X-Forwarded-Proto", "https")];
+    let body = json!({"name": "Dee_Fox", "password": PASSWORD}).to_string();
+    for trusted in [false, true] {
+        let config = Config {
+            addr: "127.0.0.1:0".into(),
+            db: db.clone(),
+            engine_threads: Some(1),
+            trust_forwarded_proto: trusted,
+            ..Config::default()
+        };
+        let running = start(&config).await.expect("server starts");
+        let path = if trusted { "/api/session" } else { "/api/accounts" };
+        let answer = http(running.addr, 2, "POST", path, &https, &body).await;
+        assert!(answer.status / 100 == 2, "{}", answer.body);
+        assert_eq!(answer.set_cookie().unwrap().contains("; secure"), trusted, "{}", answer.headers);
+        let plain = log_in(running.addr, 2, "Dee_Fox", PASSWORD).await;
+        assert!(!plain.set_cookie().unwrap().contains("secure"), "{}", plain.headers);
+        running.stop().await.unwrap();
+    }
+}
