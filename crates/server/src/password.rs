@@ -27,9 +27,9 @@ pub const PASSES: u32 = 7;
 pub const LANES: u32 = 1;
 
 /// Hashes running at once, at most (each holds a blocking thread and [`MEMORY_KIB`]).
-const HASHES_AT_ONCE: usize = 1;
+pub const HASHES_AT_ONCE: usize = 1;
 /// Hashes waiting for their turn, at most; past it a request is answered `busy`.
-const HASHES_WAITING: usize = 64;
+pub const HASHES_WAITING: usize = 64;
 
 /// A hash of a password nobody has, with the same parameters as every new hash: checked
 /// against when a name is unknown, so that an unknown name costs what a wrong password does.
