@@ -42,7 +42,8 @@
 //! | `api` | the HTTP API of accounts and players: the session cookie, profiles, a player's games, leaderboards |
 //! | [`rated`] | the accounts at a game's board, rated games, the rating change shown at the end |
 //! | [`rating`] | Glicko-2 ratings and speed classes, as pure arithmetic; applied to rated games by the store, in the result's transaction |
-//! | [`pairing`] | quick-pairing pools: who waits and who is paired with whom, as pure logic (not yet used by the server) |
+//! | [`pairing`] | quick-pairing pools: who waits and who is paired with whom, as pure logic |
+//! | `matchmaking` | the pools on the WebSocket (`seek`, a round every half second), who is online, direct challenges (`challenge`, `accept`, `decline`) |
 //!
 //! ## The protocol in brief
 //!
@@ -66,6 +67,7 @@
 //! `/api/users/{name}/games` (and `games.pdn`) their games, `/api/leaderboard` the best
 //! players of a variant and speed. The WebSocket knows the account of the cookie sent with
 //! its upgrade: its seats are its own on every device, and it may create rated games.
+//! Players `seek` a game in a quick-pairing pool, and accounts `challenge` each other.
 //!
 //! WebSocket: every message is one JSON object with a type field `t`. A client message may
 //! carry an `id`, echoed as `re` in the reply. Clients `create` a game (against the
@@ -87,6 +89,7 @@ pub mod error;
 pub mod lifecycle;
 pub mod limits;
 pub mod live;
+mod matchmaking;
 pub mod pairing;
 pub mod password;
 pub mod pdn;

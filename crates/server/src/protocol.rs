@@ -98,6 +98,33 @@ pub enum ClientMessage {
     Lobby,
     Games,
     Ping,
+    /// Waits in a quick-pairing pool: `clock` one of the pool clocks (`"3+2"`).
+    Seek {
+        #[serde(default)]
+        variant: Option<Choice<VariantName>>,
+        clock: String,
+        #[serde(default)]
+        rated: bool,
+    },
+    Unseek,
+    /// Challenges the account `name` (online) to a game.
+    Challenge {
+        name: String,
+        #[serde(default)]
+        variant: Option<Choice<VariantName>>,
+        #[serde(default)]
+        color: Option<Choice<ColorChoice>>,
+        #[serde(default)]
+        clock: Option<ClockRequest>,
+        #[serde(default)]
+        rated: bool,
+    },
+    Accept {
+        challenge: String,
+    },
+    Decline {
+        challenge: String,
+    },
 }
 
 /// A new game's clock as a client asks for it.

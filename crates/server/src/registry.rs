@@ -104,6 +104,8 @@ pub struct Registry {
     games_list_stale: AtomicBool,
     games_list: watch::Sender<Arc<Listing<GameSummary>>>,
     reviews: Reviews,
+    /// The quick-pairing pools, who is online, the challenges.
+    pub(crate) matchmaking: crate::matchmaking::Matchmaking,
 }
 
 pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -130,10 +132,12 @@ impl Registry {
             ledger: Mutex::new(Ledger::default()),
             games_list_stale: AtomicBool::new(true),
             games_list,
+            matchmaking: crate::matchmaking::Matchmaking::default(),
         });
         if let Ok(runtime) = tokio::runtime::Handle::try_current() {
             runtime.spawn(refresh_games_list(Arc::downgrade(&registry)));
             runtime.spawn(expire_waiting_games(Arc::downgrade(&registry), registry.limits.sweep_period()));
+            runtime.spawn(crate::matchmaking::pair_rounds(Arc::downgrade(&registry)));
         }
         registry
     }

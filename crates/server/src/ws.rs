@@ -14,6 +14,7 @@ use tokio_tungstenite::tungstenite;
 use crate::error::{ApiError, ErrorCode};
 use crate::limits::{TokenBucket, WS_MAX_STRIKES, WS_MESSAGES, WS_PENALTY};
 use crate::live::{color_name, ClockSpec, MoveRequest, MAX_BASE_MS, MAX_INCREMENT_MS};
+use crate::matchmaking::{Event, Presence};
 use crate::protocol::{
     peek_request_id, read_client_message, ClientMessage, ClockRequest, Listed, Listing, OpponentKind,
     ServerMessage,
@@ -92,7 +93,9 @@ pub async fn serve_socket(
     client: IpAddr,
     account: Option<Account>,
 ) {
-    let caller = Caller { client, account };
+    let (inbox, mut pushed) = tokio::sync::mpsc::unbounded_channel();
+    let presence = Presence::connect(&registry, account.clone(), client, inbox);
+    let caller = Caller { client, account, presence };
     let (mut sink, mut stream) = socket.split();
     let mut subs = Subscriptions { game: None, lobby: None, games: None };
     let mut limit = RateLimit::new();
@@ -145,6 +148,12 @@ pub async fn serve_socket(
                 Ok(text) => vec![text],
                 Err(_) => { subs.games = None; continue }
             },
+            Some(event) = pushed.recv() => match event {
+                Event::Text(text) => vec![text],
+                Event::Seated(seated) => seated_replies(&registry, &mut subs, &seated, &Value::Null)
+                    .await
+                    .unwrap_or_else(|e| vec![ServerMessage::error(&Value::Null, &e).to_text()]),
+            },
         };
         for text in outgoing {
             if sink.send(Message::Text(text.into())).await.is_err() {
@@ -181,6 +190,8 @@ async fn next_list_update<T>(
 struct Caller {
     client: IpAddr,
     account: Option<Account>,
+    /// The connection in the pools and among those online.
+    presence: Presence,
 }
 
 impl Caller {
@@ -338,6 +349,33 @@ async fn dispatch(
         }
         ClientMessage::Resign { game, token } => {
             registry.resign(&game, caller.seat_key(&token)?).await?;
+            Ok(vec![ok()])
+        }
+        ClientMessage::Seek { variant, clock, rated } => {
+            let variant =
+                variant.map(|v| v.known()).transpose()?.map_or(checkers_rules::Variant::English, |v| v.0);
+            caller.presence.seek(registry, variant, &clock, rated).await?;
+            let seeking = serde_json::json!({"t": "seeking", "re": re, "variant": variant.name(), "clock": clock, "rated": rated});
+            Ok(vec![seeking.to_string()])
+        }
+        ClientMessage::Unseek => {
+            caller.presence.unseek(registry);
+            Ok(vec![ok()])
+        }
+        ClientMessage::Challenge { name, variant, color, clock, rated } => {
+            let variant =
+                variant.map(|v| v.known()).transpose()?.map_or(checkers_rules::Variant::English, |v| v.0);
+            let color = color.map(|c| c.known()).transpose()?.and_then(|c| c.color());
+            let clock = clock_spec(clock)?;
+            let id = caller.presence.challenge(registry, &name, variant, clock, color, rated)?;
+            Ok(vec![serde_json::json!({"t": "challenging", "re": re, "challenge": id}).to_string()])
+        }
+        ClientMessage::Accept { challenge } => {
+            let seated = caller.presence.accept(registry, &challenge).await?;
+            seated_replies(registry, subs, &seated, re).await
+        }
+        ClientMessage::Decline { challenge } => {
+            caller.presence.decline(registry, &challenge)?;
             Ok(vec![ok()])
         }
         ClientMessage::Rematch { game, token } => {

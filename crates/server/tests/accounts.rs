@@ -515,3 +515,158 @@ async fn the_cookie_is_secure_behind_a_trusted_tls_proxy_only() {
         running.stop().await.unwrap();
     }
 }
+
+/// The next message of type `t` the connection gets (others before it are passed over).
+async fn next_of_type(client: &mut Client, t: &str) -> Value {
+    loop {
+        let message = client.next().await.expect("the connection stays open");
+        if message["t"] == t {
+            return message;
+        }
+    }
+}
+
+/// Two connections paired by a pool: each is pushed its seat in one new game, then watches it.
+async fn assert_paired(a: &mut Client, b: &mut Client) -> Value {
+    let (seat_a, seat_b) = (next_of_type(a, "seated").await, next_of_type(b, "seated").await);
+    assert_eq!(seat_a["game"], seat_b["game"], "{seat_a} {seat_b}");
+    assert_ne!(seat_a["color"], seat_b["color"], "{seat_a} {seat_b}");
+    assert_eq!(seat_a["re"], Value::Null);
+    assert_eq!(next_of_type(a, "watching").await["color"], seat_a["color"]);
+    let state = a.state_where(|_| true).await;
+    assert_eq!(
+        (state["status"].clone(), state["id"].clone()),
+        (json!("playing"), seat_a["game"].clone()),
+        "{state}"
+    );
+    state
+}
+
+async fn pools_pair(db: &str) {
+    let running = server(db, ClientLimits::default()).await;
+    let addr = running.addr;
+    let ann = sign_up(addr, 2, "Ann_Lee", PASSWORD).await.cookie();
+    let bob = sign_up(addr, 3, "Bob_Ray", PASSWORD).await.cookie();
+    let mut anonymous = Client::connect_from(addr, 4).await;
+    let refused = anonymous.request(json!({"t": "seek", "clock": "3+2", "rated": true})).await;
+    assert_eq!(refused["code"], "login_required", "{refused}");
+    for clock in ["3+1", "<b>", ""] {
+        let refused = anonymous.request(json!({"t": "seek", "clock": clock})).await;
+        assert_eq!(refused["code"], "bad_request", "{clock}: {refused}");
+    }
+
+    let mut ann_ws = Client::connect_with_cookie(addr, 2, &ann).await;
+    let mut bob_ws = Client::connect_with_cookie(addr, 3, &bob).await;
+    let seeking =
+        ann_ws.request(json!({"t": "seek", "variant": "russian", "clock": "5+3", "rated": true})).await;
+    assert_eq!(
+        seeking,
+        json!({"t": "seeking", "re": 1, "variant": "russian", "clock": "5+3", "rated": true})
+    );
+    assert_eq!(
+        bob_ws.request(json!({"t": "seek", "variant": "russian", "clock": "5+3", "rated": true})).await["t"],
+        "seeking"
+    );
+    let state = assert_paired(&mut ann_ws, &mut bob_ws).await;
+    assert_eq!(
+        (state["variant"].clone(), state["rated"].clone()),
+        (json!("russian"), json!(true)),
+        "{state}"
+    );
+    assert_eq!(state["clock"]["base_ms"], 300_000, "{state}");
+    let names = [state["players"]["white"]["name"].clone(), state["players"]["black"]["name"].clone()];
+    assert!(names.contains(&json!("Ann_Lee")) && names.contains(&json!("Bob_Ray")), "{state}");
+
+    // Anonymous players pair in the casual pools; one who leaves is paired with nobody.
+    let mut carl = Client::connect_from(addr, 5).await;
+    assert_eq!(carl.request(json!({"t": "seek", "clock": "1+0"})).await["t"], "seeking");
+    assert_eq!(carl.request(json!({"t": "unseek"})).await["t"], "ok");
+    assert_eq!(anonymous.request(json!({"t": "seek", "clock": "1+0"})).await["t"], "seeking");
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let mut dee = Client::connect_from(addr, 6).await;
+    assert_eq!(dee.request(json!({"t": "seek", "clock": "1+0"})).await["t"], "seeking");
+    let state = assert_paired(&mut anonymous, &mut dee).await;
+    assert_eq!(state.get("rated"), None, "{state}");
+    assert!(!carl.seen.iter().any(|m| m["t"] == "seated"), "{:?}", carl.seen);
+    running.stop().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_quick_pairing_pools_pair_players() {
+    let dir = tempfile::tempdir().unwrap();
+    pools_pair(&sqlite_file(&dir)).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_quick_pairing_pools_pair_players() {
+    let Some(schema) = PgSchema::new().await else { return };
+    pools_pair(&schema.url).await;
+}
+
+async fn challenges(db: &str) {
+    let running = server(db, ClientLimits::default()).await;
+    let addr = running.addr;
+    let ann = sign_up(addr, 2, "Ann_Lee", PASSWORD).await.cookie();
+    let bob = sign_up(addr, 3, "Bob_Ray", PASSWORD).await.cookie();
+    let mut ann_ws = Client::connect_with_cookie(addr, 2, &ann).await;
+    let mut anonymous = Client::connect_from(addr, 4).await;
+    let refused = anonymous.request(json!({"t": "challenge", "name": "Ann_Lee"})).await;
+    assert_eq!(refused["code"], "login_required", "{refused}");
+    let offline = ann_ws.request(json!({"t": "challenge", "name": "Bob_Ray"})).await;
+    assert_eq!(offline["code"], "not_found", "Bob has no connection open: {offline}");
+    let myself = ann_ws.request(json!({"t": "challenge", "name": "ann_lee"})).await;
+    assert_eq!(myself["code"], "bad_request", "{myself}");
+
+    let mut bob_ws = Client::connect_with_cookie(addr, 3, &bob).await;
+    // Once Bob's connection answers, it is online.
+    assert_eq!(bob_ws.request(json!({"t": "ping"})).await["t"], "pong");
+    let sent = ann_ws
+        .request(json!({"t": "challenge", "name": "bob_ray", "clock": {"base": 300, "increment": 3}}))
+        .await;
+    assert_eq!(sent["t"], "challenging", "{sent}");
+    let heard = next_of_type(&mut bob_ws, "challenge").await;
+    assert_eq!(
+        (heard["from"].clone(), heard["challenge"].clone()),
+        (json!("Ann_Lee"), sent["challenge"].clone()),
+        "{heard}"
+    );
+    let forged = bob_ws.request(json!({"t": "accept", "challenge": "<script>"})).await;
+    assert_eq!(forged["code"], "not_found", "{forged}");
+    let theirs = anonymous.request(json!({"t": "decline", "challenge": sent["challenge"]})).await;
+    assert_eq!(theirs["code"], "not_found", "only the challenged may answer: {theirs}");
+    assert_eq!(bob_ws.request(json!({"t": "decline", "challenge": sent["challenge"]})).await["t"], "ok");
+    let declined = next_of_type(&mut ann_ws, "declined").await;
+    assert_eq!(declined, json!({"t": "declined", "challenge": sent["challenge"], "by": "Bob_Ray"}));
+
+    let sent = ann_ws
+        .request(json!({"t": "challenge", "name": "Bob_Ray", "color": "white", "rated": true,
+                        "clock": {"base": 300, "increment": 3}}))
+        .await;
+    let heard = next_of_type(&mut bob_ws, "challenge").await;
+    assert_eq!((heard["rated"].clone(), heard["color"].clone()), (json!(true), json!("white")), "{heard}");
+    let accepted = bob_ws.request(json!({"t": "accept", "challenge": sent["challenge"]})).await;
+    assert_eq!(
+        (accepted["t"].clone(), accepted["color"].clone()),
+        (json!("seated"), json!("black")),
+        "{accepted}"
+    );
+    let seated = next_of_type(&mut ann_ws, "seated").await;
+    assert_eq!((seated["game"].clone(), seated["color"].clone()), (accepted["game"].clone(), json!("white")));
+    let state = ann_ws.state_where(|_| true).await;
+    assert_eq!((state["status"].clone(), state["rated"].clone()), (json!("playing"), json!(true)), "{state}");
+    let again = bob_ws.request(json!({"t": "accept", "challenge": sent["challenge"]})).await;
+    assert_eq!(again["code"], "not_found", "a challenge is answered once: {again}");
+    running.stop().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_a_challenge_is_declined_and_one_accepted() {
+    let dir = tempfile::tempdir().unwrap();
+    challenges(&sqlite_file(&dir)).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_a_challenge_is_declined_and_one_accepted() {
+    let Some(schema) = PgSchema::new().await else { return };
+    challenges(&schema.url).await;
+}
