@@ -24,12 +24,37 @@ use crate::ws::{serve_socket, MAX_FRAME};
 /// Bytes read from a WebSocket at a time (client messages are at most 4 KiB).
 const READ_BUFFER: usize = 8 * 1024;
 
-// The page is plain HTML, JavaScript and CSS in `web/`, compiled into the binary: nothing to
-// install or build beside it.
+// The page is plain HTML, JavaScript modules and CSS in `web/`, compiled into the binary:
+// nothing to install or build beside it.
 const INDEX_HTML: &str = include_str!("../../../web/index.html");
-const APP_JS: &str = include_str!("../../../web/app.js");
-const STYLE_CSS: &str = include_str!("../../../web/style.css");
-const ICON_SVG: &str = include_str!("../../../web/icon.svg");
+
+/// A file the page loads, compiled in, at its address.
+struct Asset {
+    path: &'static str,
+    content_type: &'static str,
+    body: &'static str,
+}
+
+const JS: &str = "text/javascript; charset=utf-8";
+
+/// Every file the page loads besides itself.
+const ASSETS: &[Asset] = &[
+    Asset {
+        path: "/style.css",
+        content_type: "text/css; charset=utf-8",
+        body: include_str!("../../../web/style.css"),
+    },
+    Asset { path: "/icon.svg", content_type: "image/svg+xml", body: include_str!("../../../web/icon.svg") },
+    Asset { path: "/js/main.js", content_type: JS, body: include_str!("../../../web/js/main.js") },
+    Asset { path: "/js/net.js", content_type: JS, body: include_str!("../../../web/js/net.js") },
+    Asset { path: "/js/store.js", content_type: JS, body: include_str!("../../../web/js/store.js") },
+    Asset { path: "/js/state.js", content_type: JS, body: include_str!("../../../web/js/state.js") },
+    Asset { path: "/js/ui.js", content_type: JS, body: include_str!("../../../web/js/ui.js") },
+    Asset { path: "/js/board.js", content_type: JS, body: include_str!("../../../web/js/board.js") },
+    Asset { path: "/js/game.js", content_type: JS, body: include_str!("../../../web/js/game.js") },
+    Asset { path: "/js/review.js", content_type: JS, body: include_str!("../../../web/js/review.js") },
+    Asset { path: "/js/lobby.js", content_type: JS, body: include_str!("../../../web/js/lobby.js") },
+];
 
 /// Scripts only from this server, no inline code: names shown on the page can never run.
 const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
@@ -44,13 +69,14 @@ pub fn router(registry: Arc<Registry>, limits: &ClientLimits, allowed_origins: &
         from_fn_with_state(Limited { limiter: limiter.clone(), form }, rate_limit)
     };
     let origins = Arc::new(AllowedOrigins::new(allowed_origins));
-    Router::new()
+    let mut router = Router::new();
+    for file in ASSETS {
+        router = router.route(file.path, get(move || asset(file.content_type, file.body)));
+    }
+    router
         .route("/", get(page))
         .route("/g/{id}", get(page))
         .route("/games", get(page))
-        .route("/app.js", get(|| asset("text/javascript; charset=utf-8", APP_JS)))
-        .route("/style.css", get(|| asset("text/css; charset=utf-8", STYLE_CSS)))
-        .route("/icon.svg", get(|| asset("image/svg+xml", ICON_SVG)))
         .route("/games/{file}", get(download_pdn))
         .route("/games/{id}/review", get(review).layer(limited(&engine, Form::Json)))
         .route("/games/{id}/review.pdn", get(review_pdn).layer(limited(&engine, Form::Text)))
