@@ -1,14 +1,6 @@
 // The board: drawn as SVG from a FEN, with the moves a player may pick among.
 
-import { svgEl as el } from './ui.js';
-
-// Square number (1-32) -> board cell (col, row from top) as White sees it.
-function cellOf(n) {
-  const idx = n - 1;
-  const rowFromTop = Math.floor(idx / 4);
-  const col = 2 * (idx % 4) + (rowFromTop % 2 === 0 ? 1 : 0);
-  return { col, row: rowFromTop };
-}
+import { svgEl as el, cellOf } from './ui.js';
 
 // Pieces from FEN such as "W:W21,K30:B1,2".
 export function piecesOf(fen) {

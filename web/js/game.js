@@ -3,7 +3,7 @@
 import { send } from './net.js';
 import { app, navigate, showView } from './state.js';
 import { store, seatKey, inviteKey } from './store.js';
-import { toast, showBanner, variantLabel } from './ui.js';
+import { toast, showBanner, variantLabel, squareName } from './ui.js';
 import { Board } from './board.js';
 import { reviewOf, renderReview, renderMoves } from './review.js';
 
@@ -38,6 +38,7 @@ export function watchGame(id) {
   const token = store.get(seatKey(id));
   send({ t: 'watch', game: id, token: token || undefined }, (reply) => {
     if (reply.t === 'watching') app.myColor = reply.color;
+    else if (reply.t === 'error' && reply.code === 'not_found' && app.gameId === id) { showView('missing'); return; }
     else if (reply.t === 'error') showBanner(reply.message, 'bad');
     renderGame();
   });
@@ -99,7 +100,7 @@ function showRouteChoice(moves, pick) {
   for (const m of moves) {
     const b = document.createElement('button');
     b.type = 'button';
-    b.textContent = m.text + ' (takes ' + m.captured.join(', ') + ')';
+    b.textContent = m.text + ' (takes ' + m.captured.map((sq) => squareName(sq, app.state.variant)).join(', ') + ')';
     b.onclick = () => { hideRouteChoice(); pick(m); };
     buttons.append(b);
   }

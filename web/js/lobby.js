@@ -3,7 +3,7 @@
 import { send, fetchJson } from './net.js';
 import { app, navigate, showView } from './state.js';
 import { store, seatKey, inviteKey } from './store.js';
-import { toast, clockLabel, variantLabel, reasonLabel } from './ui.js';
+import { toast, clockLabel, variantLabel, reasonLabel, resultLabel } from './ui.js';
 import { watchGame } from './game.js';
 
 export function showLobby() {
@@ -129,7 +129,7 @@ function renderGames() {
     cell(g.white || '—');
     cell(g.black || '—');
     cell(String(g.plies));
-    cell(g.status === 'finished' ? (g.result || '') + ' ' + reasonLabel(g.reason) : g.status);
+    cell(g.status === 'finished' ? resultLabel(g.result, g.variant) + ' ' + reasonLabel(g.reason) : g.status);
     const pdn = document.createElement('a');
     pdn.href = '/games/' + g.id + '.pdn';
     pdn.textContent = 'PDN';

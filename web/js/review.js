@@ -3,7 +3,7 @@
 
 import { fetchJson } from './net.js';
 import { app } from './state.js';
-import { toast, span, plural } from './ui.js';
+import { toast, span, plural, resultLabel } from './ui.js';
 import { renderGame } from './game.js';
 
 // The fetched review of this game, if any.
@@ -143,7 +143,7 @@ export function renderMoves(s) {
   if (s.result) {
     const end = document.createElement('li');
     end.className = 'result';
-    end.textContent = s.result;
+    end.textContent = resultLabel(s.result, s.variant);
     list.append(end);
   }
   list.scrollTop = list.scrollHeight;

@@ -49,6 +49,33 @@ export function clockLabel(clock) {
   return clock.increment_ms ? base + ' + ' + clock.increment_ms / 1000 + ' s' : base;
 }
 
+// Square number (1-32) -> board cell (col from the left, row from the top) as White sees it.
+export function cellOf(n) {
+  const idx = n - 1;
+  const row = Math.floor(idx / 4);
+  return { col: 2 * (idx % 4) + (row % 2 === 0 ? 1 : 0), row };
+}
+
+// A square as the variant's players write it: 21 in English, a3 in Russian.
+export function squareName(n, variant) {
+  if (variant !== 'russian') return String(n);
+  const { col, row } = cellOf(n);
+  return 'abcdefgh'[col] + (8 - row);
+}
+
+// A PDN result in words. The first figure is the score of the side that moves first in the
+// variant (Black in English checkers, White in Russian draughts), as the game's PDN writes it.
+export function resultWords(result, variant) {
+  const [first, second] = variant === 'russian' ? ['White', 'Black'] : ['Black', 'White'];
+  return ({ '1-0': first + ' won', '0-1': second + ' won', '1/2-1/2': 'Draw', '0-0': 'Both lost' })[result] || '';
+}
+
+// The PDN mark with its words beside it: "1-0 (Black won)".
+export function resultLabel(result, variant) {
+  const words = resultWords(result, variant);
+  return words ? result + ' (' + words + ')' : result || '';
+}
+
 export function variantLabel(v) { return v === 'russian' ? 'Russian' : 'English'; }
 
 export function reasonLabel(code) {

@@ -27,6 +27,8 @@ const READ_BUFFER: usize = 8 * 1024;
 // The page is plain HTML, JavaScript modules and CSS in `web/`, compiled into the binary:
 // nothing to install or build beside it.
 const INDEX_HTML: &str = include_str!("../../../web/index.html");
+/// The answer to the address of a game there is not: no script, so no game controls.
+const MISSING_HTML: &str = include_str!("../../../web/missing.html");
 
 /// A file the page loads, compiled in, at its address.
 struct Asset {
@@ -75,7 +77,7 @@ pub fn router(registry: Arc<Registry>, limits: &ClientLimits, allowed_origins: &
     }
     router
         .route("/", get(page))
-        .route("/g/{id}", get(page))
+        .route("/g/{id}", get(game_page))
         .route("/games", get(page))
         .route("/games/{file}", get(download_pdn))
         .route("/games/{id}/review", get(review).layer(limited(&engine, Form::Json)))
@@ -172,9 +174,25 @@ async fn check_origin(State(origins): State<Arc<AllowedOrigins>>, request: Reque
 }
 
 async fn page() -> Response {
-    let mut response = asset("text/html; charset=utf-8", INDEX_HTML).await;
+    html(INDEX_HTML).await
+}
+
+/// An HTML page, which may run scripts from this server only.
+async fn html(text: &'static str) -> Response {
+    let mut response = asset("text/html; charset=utf-8", text).await;
     response.headers_mut().insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CSP));
     response
+}
+
+/// The page for a game that exists; a page saying there is none, with 404, otherwise (the page
+/// itself if the games cannot be looked up just now: it says so once connected).
+async fn game_page(State(registry): State<Arc<Registry>>, Path(id): Path<String>) -> Response {
+    if let Ok(false) = registry.exists(&id).await {
+        let mut response = html(MISSING_HTML).await;
+        *response.status_mut() = StatusCode::NOT_FOUND;
+        return response;
+    }
+    page().await
 }
 
 async fn asset(content_type: &'static str, body: &'static str) -> Response {
