@@ -3,19 +3,22 @@
 import { send } from './net.js';
 import { app, navigate, showView } from './state.js';
 import { store, seatKey, inviteKey } from './store.js';
-import { toast, showBanner, variantLabel, squareName } from './ui.js';
+import { toast, showBanner, variantLabel, squareName, announce } from './ui.js';
 import { Board } from './board.js';
+import { playSound, soundOn, setSound } from './sound.js';
 import { reviewOf, renderReview, renderMoves } from './review.js';
 
 let board = null;
 
 function theBoard() {
   if (!board) {
-    board = new Board(document.getElementById('board'), {
+    board = new Board(document.getElementById('board'), document.getElementById('cells'), {
       move: playMove,
+      premove: setPremove,
       chooseRoute: showRouteChoice,
       clearChoice: hideRouteChoice,
-      say: toast,
+      say: (text) => { toast(text); announce(text); },
+      announce,
     });
   }
   return board;
@@ -27,6 +30,8 @@ export function showGame(id) {
     app.state = null;
     app.flipped = null;
     app.myColor = null;
+    app.premove = null;
+    app.lowWarned = {};
   }
   app.gameId = id;
   document.title = 'Game ' + id + ' · Checkers Online';
@@ -55,6 +60,46 @@ export function onState(game) {
     return;
   }
   app.receivedAt = performance.now();
+  tellChange(before, game);
+  renderGame();
+  playPremove(game);
+}
+
+// Says what changed (a move, whose turn, the end) in the live region, with a sound.
+function tellChange(before, s) {
+  if (!before || before.id !== s.id) return;
+  const seated = !!(app.myColor && myToken());
+  if (s.ply > before.ply && s.last_move) {
+    const mover = s.turn === 'white' ? 'Black' : 'White';
+    const turn = s.status !== 'playing' ? '' : seated ? (s.turn === app.myColor ? ' Your move.' : ' Opponent to move.')
+      : ' ' + (s.turn === 'white' ? 'White' : 'Black') + ' to move.';
+    announce(mover + ' played ' + s.last_move.text + '.' + turn);
+    playSound(s.last_move.captured.length ? 'capture' : 'move');
+  }
+  if (s.status === 'finished' && before.status !== 'finished') {
+    announce('Game over. ' + (s.message || ''));
+    playSound('end');
+  }
+}
+
+// A premove queued while the opponent thought: played as soon as it is my move, if it is
+// legal then (the only move from that square to that one, or the shortest such route).
+function playPremove(s) {
+  const p = app.premove;
+  if (!p || !canMove()) return;
+  app.premove = null;
+  const fits = s.legal.filter((m) => m.from === p.from && m.to === p.to).sort((a, b) => a.route.length - b.route.length);
+  if (fits.length === 1 || (fits.length > 1 && fits[0].route.length < fits[1].route.length)) playMove(fits[0]);
+  else {
+    const text = fits.length ? 'Premove cancelled: several routes, choose one' : 'Premove cancelled: not a legal move now';
+    toast(text);
+    announce(text);
+    renderGame();
+  }
+}
+
+function setPremove(p) {
+  app.premove = p;
   renderGame();
 }
 
@@ -63,6 +108,11 @@ export function myToken() { return app.gameId ? store.get(seatKey(app.gameId)) :
 export function isFlipped() {
   if (app.flipped !== null) return app.flipped;
   return app.myColor === 'black';
+}
+
+function canPremove() {
+  const s = app.state;
+  return !!(s && s.status === 'playing' && app.myColor && s.turn !== app.myColor && myToken() && app.viewPly === null);
 }
 
 function canMove() {
@@ -84,12 +134,16 @@ function shownState() {
 function drawBoard() {
   const s = shownState();
   theBoard().show(s && {
-    key: s.id + ':' + s.ply,
+    key: s.id + ':' + s.ply + ':' + (app.viewPly === null ? '' : app.viewPly),
     fen: s.fen,
+    variant: s.variant,
     flipped: isFlipped(),
     lastMove: s.last_move,
     legal: s.legal,
-    movable: canMove(),
+    movable: canMove() && s === app.state,
+    premovable: canPremove(),
+    myColor: app.myColor,
+    premove: app.premove,
   });
 }
 
@@ -134,6 +188,20 @@ function clockNow(color) {
   return ms;
 }
 
+// Time left under which a clock shows red, and a player is told once a turn.
+const LOW_TIME_MS = 10000;
+
+function warnLowTime(color, low) {
+  if (!app.lowWarned) app.lowWarned = {};
+  if (!low) { app.lowWarned[color] = false; return; }
+  if (app.lowWarned[color]) return;
+  app.lowWarned[color] = true;
+  const mine = app.myColor === color && myToken();
+  if (!mine && app.myColor) return;
+  announce((mine ? 'You have' : (color === 'white' ? 'White has' : 'Black has')) + ' less than ten seconds left.');
+  if (mine) playSound('low');
+}
+
 export function renderClocks() {
   if (app.view !== 'game' || !app.state) return;
   const bottomColor = isFlipped() ? 'black' : 'white';
@@ -143,7 +211,9 @@ export function renderClocks() {
     const clock = box.querySelector('.clock');
     clock.textContent = ms === null ? '' : formatClock(ms);
     clock.classList.toggle('running', !!(app.state.clock && app.state.clock.running === color));
-    clock.classList.toggle('low', ms !== null && ms < 10000);
+    const low = ms !== null && ms < LOW_TIME_MS;
+    clock.classList.toggle('low', low);
+    warnLowTime(color, low && app.state.clock.running === color);
   }
 }
 
@@ -235,6 +305,10 @@ function action(msg) {
 // The game view's buttons.
 export function initGame() {
   document.getElementById('btn-flip').onclick = () => { app.flipped = !isFlipped(); renderGame(); };
+  const sound = document.getElementById('btn-sound');
+  const showSound = () => { sound.setAttribute('aria-pressed', String(soundOn())); sound.textContent = soundOn() ? 'Sound on' : 'Sound off'; };
+  sound.onclick = () => { setSound(!soundOn()); showSound(); if (soundOn()) playSound('move'); };
+  showSound();
   document.getElementById('btn-draw').onclick = () => action({ t: 'draw', action: 'offer' });
   document.getElementById('btn-accept').onclick = () => action({ t: 'draw', action: 'accept' });
   document.getElementById('btn-decline').onclick = () => action({ t: 'draw', action: 'decline' });

@@ -146,7 +146,19 @@ export function renderMoves(s) {
     end.textContent = resultLabel(s.result, s.variant);
     list.append(end);
   }
-  list.scrollTop = list.scrollHeight;
+  keepInView(list);
+}
+
+// The move being viewed in a review stays in sight in the list; otherwise the list shows its
+// end, the moves just played.
+function keepInView(list) {
+  if (app.viewPly === -1) { list.scrollTop = 0; return; }
+  const viewing = app.viewPly === null ? null : list.querySelector('.mv.viewing');
+  if (!viewing) { list.scrollTop = list.scrollHeight; return; }
+  const top = viewing.offsetTop;
+  const bottom = top + viewing.offsetHeight;
+  if (top < list.scrollTop) list.scrollTop = Math.max(0, top - 8);
+  else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight + 8;
 }
 
 // The review's buttons and keys: ← → step through the moves, Home the start, End the end.

@@ -26,6 +26,15 @@ export function toast(text) {
   toast.timer = setTimeout(() => { el.hidden = true; }, 4000);
 }
 
+// Tells a screen reader something through the page's live region (moves, whose turn, low
+// time, the end of the game). The same text twice in a row is still read: it is cleared first.
+export function announce(text) {
+  const region = document.getElementById('announcer');
+  if (!region) return;
+  region.textContent = '';
+  setTimeout(() => { region.textContent = text; }, 30);
+}
+
 export function showBanner(text, cls) {
   const b = document.getElementById('banner');
   b.textContent = text;
