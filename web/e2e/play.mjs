@@ -55,12 +55,12 @@ async function clickAMove(page) {
   const piece = page.locator('#board .piece.movable').first();
   await piece.waitFor();
   const from = await piece.getAttribute('data-square');
-  await page.click(`#board rect[data-hit="${from}"]`);
+  await page.click(`#cells [data-sq="${from}"]`);
   for (let step = 0; step < 12; step++) {
     const target = page.locator('#board .target').first();
     if (!(await target.count())) break;
     const sq = await target.getAttribute('data-square');
-    await page.click(`#board rect[data-hit="${sq}"]`);
+    await page.click(`#cells [data-sq="${sq}"]`);
     const choice = page.locator('#route-buttons button').first();
     if (await choice.isVisible().catch(() => false)) { await choice.click(); break; }
     if (!(await page.locator('#board .target').count())) break;

@@ -30,7 +30,7 @@
 //! | [`protocol`] | the wire format: client and server messages, the HTTP API's JSON bodies |
 //! | [`error`] | the error replies: [`ErrorCode`] and [`ApiError`] |
 //! | `ws` | one WebSocket connection: limits on size and rate, answers, pushes |
-//! | `web` | the HTTP routes and the embedded page, rate limits, the `Origin` check |
+//! | `web` | the HTTP routes and the embedded page (gzip, entity tags), rate limits, the `Origin` check |
 //! | `serve` | the accept loop: the header-read timeout, the cap on connections per client |
 //! | [`limits`] | what one client may ask: [`ClientLimits`], token buckets, the client's address |
 //! | [`lifecycle`] | games' quotas per client address and how long waiting games live: [`GameLimits`] |

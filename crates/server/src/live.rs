@@ -7,8 +7,7 @@
 
 use checkers_engine::Level;
 use checkers_rules::{
-    Color, DrawReason, Game, GameError, Move, Outcome, PdnResult, Position, SquareNotation, Variant,
-    WinReason,
+    Color, DrawReason, Game, GameError, Move, Outcome, PdnResult, Position, Variant, WinReason,
 };
 use serde::Serialize;
 use thiserror::Error;
@@ -207,7 +206,8 @@ pub const ABORTED: &str = "aborted";
 pub struct LiveGame {
     pub id: String,
     pub game: Game,
-    /// PDN long form of each move played, in order.
+    /// PDN long form of each move played, in order, as the variant writes it
+    /// ([`crate::pdn::move_text`]).
     pub pdn_moves: Vec<String>,
     /// White's seat, then Black's.
     pub seats: [Seat; 2],
@@ -467,7 +467,7 @@ impl LiveGame {
         if self.check_flag(now_ms) {
             return Err(Refusal::GameOver);
         }
-        let pdn = mv.to_pdn(&position, SquareNotation::Numeric);
+        let pdn = crate::pdn::move_text(&position, &mv);
         self.game.play(mv).map_err(|e| Refusal::IllegalMove(e.to_string()))?;
         if let (Some(spec), Some(start)) = (self.clock, self.turn_started_ms) {
             let used = charge.unwrap_or((now_ms - start).max(0));
@@ -498,7 +498,7 @@ impl LiveGame {
         let position = self.position();
         let mv = parse_hub(&position, &record.hub)
             .ok_or_else(|| ReplayError::NotLegal { ply: record.ply, text: record.hub.clone() })?;
-        let pdn = mv.to_pdn(&position, SquareNotation::Numeric);
+        let pdn = crate::pdn::move_text(&position, &mv);
         self.game.play(mv).map_err(|refusal| ReplayError::Refused {
             ply: record.ply,
             text: record.hub.clone(),

@@ -1,13 +1,52 @@
 //! PDN export of a game: tags, then the moves numbered in pairs, wrapped, ending with the
-//! result.
+//! result; and move text as each variant's players write it, everywhere the server writes
+//! moves (the game's state, its PDN, reviews and the engine's lines).
 
-use checkers_rules::{PdnGame, PdnResult};
+use checkers_rules::{Move, PdnGame, PdnResult, Position, SquareNotation, Variant};
 
 use crate::live::{LiveGame, PlayerKind, Seat};
 
 /// `YYYY.MM.DD` of a time in milliseconds since the Unix epoch (UTC).
 pub fn pdn_date(ms: i64) -> String {
     checkers_rules::pdn_date(ms.div_euclid(86_400_000))
+}
+
+/// How a variant's squares are written: numbers (1-32) in English, a1-h8 in Russian, as its
+/// players, lidraughts and PDN's GameType 25 write them.
+pub fn notation(variant: Variant) -> SquareNotation {
+    match variant {
+        Variant::English => SquareNotation::Numeric,
+        Variant::Russian => SquareNotation::Algebraic,
+    }
+}
+
+/// A move's long form as the variant's players write it: `11-15` and `9x18x27` in English,
+/// `c3-d4` and `c3:e5:g3` in Russian.
+pub fn move_text(position: &Position, mv: &Move) -> String {
+    customary(position.variant(), mv.to_pdn(position, notation(position.variant())))
+}
+
+/// The engine's line from `position`, its moves written by [`move_text`] and separated by
+/// spaces.
+pub fn line_text(position: &Position, line: &[Move]) -> String {
+    let variant = position.variant();
+    customary(variant, checkers_engine::line_text(position, line, notation(variant)))
+}
+
+/// Moves written in [`notation`]`(variant)` (the rules write captures with `x`), with Russian
+/// captures joined by `:` instead. An algebraic square has no `x` in it, so only the
+/// separators change.
+pub fn customary(variant: Variant, text: String) -> String {
+    match variant {
+        Variant::English => text,
+        Variant::Russian => text.replace('x', ":"),
+    }
+}
+
+/// The game's PDN text, squares as the variant writes them (Russian: algebraic, captures with
+/// `:`, the FEN tag algebraic too).
+pub fn pdn_text(record: &PdnGame) -> String {
+    record.to_pdn_with(notation(record.variant()))
 }
 
 fn player_name(seat: &Seat) -> String {
@@ -55,6 +94,20 @@ pub fn game_record(game: &LiveGame) -> PdnGame {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn russian_moves_are_algebraic_with_colons_for_captures_and_english_ones_numbers() {
+        let english = Position::start(Variant::English);
+        let texts: Vec<String> = english.legal_moves().iter().map(|m| move_text(&english, m)).collect();
+        assert!(texts.contains(&"11-15".to_string()), "{texts:?}");
+        let russian = Position::start(Variant::Russian);
+        let texts: Vec<String> = russian.legal_moves().iter().map(|m| move_text(&russian, m)).collect();
+        assert!(texts.contains(&"c3-d4".to_string()), "{texts:?}");
+        let capture = Position::from_fen(Variant::Russian, "W:Wc3:Bd4,f6").unwrap();
+        let texts: Vec<String> = capture.legal_moves().iter().map(|m| move_text(&capture, m)).collect();
+        assert_eq!(texts, ["c3:e5:g7"]);
+        assert_eq!(line_text(&capture, capture.legal_moves().as_slice()), "c3:e5:g7");
+    }
 
     #[test]
     fn dates() {

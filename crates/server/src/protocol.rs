@@ -7,7 +7,7 @@
 //! its fields in the order declared here; every other message and body goes through a
 //! `serde_json::Value`, whose map keeps its keys in alphabetical order.
 
-use checkers_rules::{Color, Square, SquareNotation, Variant};
+use checkers_rules::{Color, Square, Variant};
 use serde::de::{DeserializeOwned, IntoDeserializer};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
@@ -17,6 +17,7 @@ use crate::live::{
     color_name, reason_code, result_text, side, ClockSpec, LiveGame, PlayerKind, Status, ABORTED,
 };
 use crate::store::BeforeAfter;
+use crate::pdn::move_text;
 use crate::store::GameSummary;
 
 /// Largest client message the protocol accepts, in bytes (larger ones get an error reply;
@@ -522,7 +523,7 @@ impl<'a> GameState<'a> {
             moves
                 .iter()
                 .map(|m| LegalMove {
-                    text: m.to_pdn(&position, SquareNotation::Numeric),
+                    text: move_text(&position, m),
                     from: m.from().number(),
                     to: m.to().number(),
                     route: numbers(&m.route(&position)),
@@ -534,7 +535,7 @@ impl<'a> GameState<'a> {
         };
         let last_move = match (game.game.moves().last(), game.game.positions().iter().rev().nth(1)) {
             (Some(mv), Some(before)) => Some(LastMove {
-                text: mv.to_pdn(before, SquareNotation::Numeric),
+                text: move_text(before, mv),
                 route: numbers(&mv.route(before)),
                 captured: numbers(&mv.captured().squares()),
                 book: game.played_from_book(before),

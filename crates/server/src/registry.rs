@@ -447,10 +447,19 @@ impl Registry {
         asked
     }
 
+    /// Whether there is a game `id`, in memory or stored (the game page answers 404 without).
+    pub async fn exists(self: &Arc<Self>, id: &str) -> Result<bool, ApiError> {
+        match self.handle(id).await {
+            Ok(_) => Ok(true),
+            Err(e) if e.code == ErrorCode::NotFound => Ok(false),
+            Err(e) => Err(e),
+        }
+    }
+
     /// The game as PDN.
     pub async fn pdn(self: &Arc<Self>, id: &str) -> Result<String, ApiError> {
         let (reply, rx) = oneshot::channel();
-        Ok(self.send(id, Command::Pdn { reply }, rx).await?.to_pdn())
+        Ok(crate::pdn::pdn_text(&self.send(id, Command::Pdn { reply }, rx).await?))
     }
 
     /// A finished game as PDN with the engine's review as a comment after each move. `client`
@@ -462,7 +471,7 @@ impl Registry {
         for (i, comment) in review.comments.iter().enumerate() {
             record.set_comment(i, comment);
         }
-        Ok(record.to_pdn())
+        Ok(crate::pdn::pdn_text(&record))
     }
 
     /// The engine's review of a finished game, as JSON (see `docs/protocol.md`).

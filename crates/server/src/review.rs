@@ -9,19 +9,17 @@ use std::future::Future;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 
-use checkers_engine::line_text;
 use checkers_engine::review::{score_text, tally, MoveReview};
-use checkers_rules::{Color, Game, SquareNotation};
+use checkers_rules::{Color, Game, Position};
 use tokio::sync::{MutexGuard, Semaphore, SemaphorePermit};
 
 use crate::computer::ComputerPool;
 use crate::error::{ApiError, ErrorCode};
 use crate::limits::{Shares, REVIEWS_PER_CLIENT};
+use crate::pdn::{customary, line_text, move_text, notation};
 use crate::protocol::{to_text, BestLine, LinesBody, ReviewBody, ReviewedMove, SideReview};
 use crate::registry::lock;
 
-/// Squares in reviews as in the game's state: numbers, in both variants.
-const NOTATION: SquareNotation = SquareNotation::Numeric;
 /// Nodes the engine searches in each position of a reviewed game (about 0.02 s).
 const REVIEW_NODES: u64 = 200_000;
 /// Reviews kept in memory; past this many, the memory starts again empty.
@@ -49,19 +47,18 @@ impl Reviewed {
     /// mistakes and blunders and the average loss.
     fn new(id: &str, game: &Game, reviews: &[MoveReview]) -> Reviewed {
         let pairs = || reviews.iter().zip(game.positions().windows(2));
-        let comments: Vec<String> =
-            pairs().map(|(review, pair)| review.comment(&pair[0], NOTATION)).collect();
+        let comments: Vec<String> = pairs().map(|(review, pair)| comment(review, &pair[0])).collect();
         let moves = pairs()
             .zip(&comments)
             .map(|((review, pair), comment)| {
                 let (before, after) = (&pair[0], &pair[1]);
                 ReviewedMove {
-                    text: review.played.to_pdn(before, NOTATION),
+                    text: move_text(before, &review.played),
                     route: review.played.route(before).iter().map(|sq| sq.number()).collect(),
                     fen: after.to_fen(),
                     score: score_text(review.score),
                     verdict: review.verdict.into(),
-                    best: review.best.to_pdn(before, NOTATION),
+                    best: move_text(before, &review.best),
                     best_score: score_text(review.best_score),
                     comment: comment.clone(),
                 }
@@ -84,6 +81,15 @@ impl Reviewed {
         };
         Reviewed { json: Arc::from(to_text(&body)), comments }
     }
+}
+
+/// A reviewed move's comment (`-1.40, a blunder: 15-18 kept +0.32`), the engine's move in it
+/// written as the variant writes moves (the engine writes captures with `x`).
+fn comment(review: &MoveReview, before: &Position) -> String {
+    let variant = before.variant();
+    let text = review.comment(before, notation(variant));
+    let written = review.best.to_pdn(before, notation(variant));
+    text.replace(&written, &customary(variant, written.clone()))
 }
 
 /// Reviews run one at a time, in the order asked, with a bounded number waiting, and at most
@@ -235,9 +241,9 @@ impl Reviews {
         let lines = infos
             .iter()
             .map(|info| BestLine {
-                first: info.pv.first().map(|m| m.to_pdn(&position, NOTATION)),
+                first: info.pv.first().map(|m| move_text(&position, m)),
                 score: score_text(info.score),
-                line: line_text(&position, &info.pv, NOTATION),
+                line: line_text(&position, &info.pv),
             })
             .collect();
         let body = LinesBody {

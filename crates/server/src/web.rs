@@ -1,8 +1,9 @@
 //! HTTP: the embedded web page, PDN downloads, reviews of finished games and the engine's
 //! lines in their positions, the list of games, and the WebSocket door.
 
+use std::collections::HashMap;
 use std::net::SocketAddr;
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 use std::time::Duration;
 
 use axum::extract::rejection::QueryRejection;
@@ -13,6 +14,7 @@ use axum::middleware::{from_fn_with_state, map_response, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
+use tower_http::compression::CompressionLayer;
 
 use crate::error::{ApiError, ErrorCode};
 use crate::limits::{client_key, ClientLimits, RateLimiter, REVIEW_RETRY};
@@ -24,12 +26,55 @@ use crate::ws::{serve_socket, MAX_FRAME};
 /// Bytes read from a WebSocket at a time (client messages are at most 4 KiB).
 const READ_BUFFER: usize = 8 * 1024;
 
-// The page is plain HTML, JavaScript and CSS in `web/`, compiled into the binary: nothing to
-// install or build beside it.
-const INDEX_HTML: &str = include_str!("../../../web/index.html");
-const APP_JS: &str = include_str!("../../../web/app.js");
-const STYLE_CSS: &str = include_str!("../../../web/style.css");
-const ICON_SVG: &str = include_str!("../../../web/icon.svg");
+// The page is plain HTML, JavaScript modules and CSS in `web/`, compiled into the binary:
+// nothing to install or build beside it.
+static INDEX_HTML: &str = include_str!("../../../web/index.html");
+/// The answer to the address of a game there is not: no script, so no game controls.
+static MISSING_HTML: &str = include_str!("../../../web/missing.html");
+
+/// A file the page loads, compiled in, at its address.
+struct Asset {
+    path: &'static str,
+    content_type: &'static str,
+    body: &'static str,
+}
+
+const JS: &str = "text/javascript; charset=utf-8";
+
+/// Every file the page loads besides itself.
+static ASSETS: &[Asset] = &[
+    Asset {
+        path: "/style.css",
+        content_type: "text/css; charset=utf-8",
+        body: include_str!("../../../web/style.css"),
+    },
+    Asset { path: "/icon.svg", content_type: "image/svg+xml", body: include_str!("../../../web/icon.svg") },
+    Asset { path: "/js/main.js", content_type: JS, body: include_str!("../../../web/js/main.js") },
+    Asset { path: "/js/net.js", content_type: JS, body: include_str!("../../../web/js/net.js") },
+    Asset { path: "/js/store.js", content_type: JS, body: include_str!("../../../web/js/store.js") },
+    Asset { path: "/js/state.js", content_type: JS, body: include_str!("../../../web/js/state.js") },
+    Asset { path: "/js/ui.js", content_type: JS, body: include_str!("../../../web/js/ui.js") },
+    Asset { path: "/js/board.js", content_type: JS, body: include_str!("../../../web/js/board.js") },
+    Asset { path: "/js/game.js", content_type: JS, body: include_str!("../../../web/js/game.js") },
+    Asset { path: "/js/review.js", content_type: JS, body: include_str!("../../../web/js/review.js") },
+    Asset { path: "/js/lobby.js", content_type: JS, body: include_str!("../../../web/js/lobby.js") },
+    Asset { path: "/js/sound.js", content_type: JS, body: include_str!("../../../web/js/sound.js") },
+];
+
+/// Each compiled-in text's entity tag, by its address in memory (each is a `static`, so one
+/// address): a hash of its content, weak
+/// since the same tag stands for the plain and the compressed bytes.
+static ENTITY_TAGS: LazyLock<HashMap<usize, HeaderValue>> = LazyLock::new(|| {
+    let texts = ASSETS.iter().map(|a| a.body).chain([INDEX_HTML, MISSING_HTML]);
+    texts
+        .map(|text| {
+            let hash = crate::token::hash_token(text);
+            let tag =
+                HeaderValue::from_str(&format!("W/\"{}\"", &hash[..16])).expect("hex is a header value");
+            (text.as_ptr() as usize, tag)
+        })
+        .collect()
+});
 
 /// Scripts only from this server, no inline code: names shown on the page can never run.
 const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
@@ -49,13 +94,17 @@ pub fn router(
         from_fn_with_state(Limited { limiter: limiter.clone(), form }, rate_limit)
     };
     let origins = Arc::new(AllowedOrigins::new(allowed_origins));
-    Router::new()
+    // The page and its files, and the games' PDN and JSON, are sent compressed to a client
+    // that takes gzip; the WebSocket's upgrade is left alone.
+    let mut pages = Router::new();
+    for file in ASSETS {
+        pages = pages
+            .route(file.path, get(move |headers: HeaderMap| asset(file.content_type, file.body, headers)));
+    }
+    let pages = pages
         .route("/", get(page))
-        .route("/g/{id}", get(page))
+        .route("/g/{id}", get(game_page))
         .route("/games", get(page))
-        .route("/app.js", get(|| asset("text/javascript; charset=utf-8", APP_JS)))
-        .route("/style.css", get(|| asset("text/css; charset=utf-8", STYLE_CSS)))
-        .route("/icon.svg", get(|| asset("image/svg+xml", ICON_SVG)))
         .route("/games/{file}", get(download_pdn))
         .route("/games/{id}/review", get(review).layer(limited(&engine, Form::Json)))
         .route("/games/{id}/review.pdn", get(review_pdn).layer(limited(&engine, Form::Text)))
@@ -64,6 +113,9 @@ pub fn router(
             "/api/games",
             get(list_games).layer(limited(&Arc::new(RateLimiter::new(limits.list_requests)), Form::Json)),
         )
+        .layer(CompressionLayer::new());
+    Router::new()
+        .merge(pages)
         .route("/healthz", get(|| async { "ok" }))
         .route("/ws", get(websocket).layer(from_fn_with_state(origins.clone(), check_origin)))
         .merge(crate::api::routes(&registry, limits, origins, trust_forwarded_proto))
@@ -151,18 +203,62 @@ async fn check_origin(State(origins): State<Arc<AllowedOrigins>>, request: Reque
     error_reply(&ApiError::new(ErrorCode::Forbidden, message), Form::Json, None)
 }
 
-async fn page() -> Response {
-    let mut response = asset("text/html; charset=utf-8", INDEX_HTML).await;
+async fn page(headers: HeaderMap) -> Response {
+    html(INDEX_HTML, &headers)
+}
+
+/// An HTML page, which may run scripts from this server only.
+fn html(text: &'static str, request: &HeaderMap) -> Response {
+    let mut response = tagged("text/html; charset=utf-8", text, request);
     response.headers_mut().insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CSP));
     response
 }
 
-async fn asset(content_type: &'static str, body: &'static str) -> Response {
-    let mut response = body.into_response();
+/// The page for a game that exists; a page saying there is none, with 404, otherwise (the page
+/// itself if the games cannot be looked up just now: it says so once connected).
+async fn game_page(
+    State(registry): State<Arc<Registry>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    if let Ok(false) = registry.exists(&id).await {
+        let mut response = html(MISSING_HTML, &HeaderMap::new());
+        *response.status_mut() = StatusCode::NOT_FOUND;
+        return response;
+    }
+    html(INDEX_HTML, &headers)
+}
+
+async fn asset(content_type: &'static str, body: &'static str, request: HeaderMap) -> Response {
+    tagged(content_type, body, &request)
+}
+
+/// A compiled-in text with its entity tag, or 304 without a body when the request's
+/// `If-None-Match` names that tag. Browsers check again before each use (`no-cache`): the
+/// addresses of the files stay the same from one version of the server to the next.
+fn tagged(content_type: &'static str, body: &'static str, request: &HeaderMap) -> Response {
+    let tag = ENTITY_TAGS.get(&(body.as_ptr() as usize)).cloned();
+    let fresh = match (&tag, request.get(header::IF_NONE_MATCH).and_then(|v| v.to_str().ok())) {
+        (Some(tag), Some(wanted)) => names_tag(wanted, tag.to_str().unwrap_or_default()),
+        _ => false,
+    };
+    let mut response = if fresh { StatusCode::NOT_MODIFIED.into_response() } else { body.into_response() };
     let headers = response.headers_mut();
-    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    if !fresh {
+        headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    }
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    if let Some(tag) = tag {
+        headers.insert(header::ETAG, tag);
+    }
     response
+}
+
+/// Whether an `If-None-Match` value names `tag` (compared weakly, as the header is: `W/` set
+/// aside), or is `*`.
+fn names_tag(wanted: &str, tag: &str) -> bool {
+    let opaque = |t: &str| t.trim().trim_start_matches("W/").to_string();
+    wanted.trim() == "*" || wanted.split(',').any(|t| opaque(t) == opaque(tag))
 }
 
 async fn download_pdn(State(registry): State<Arc<Registry>>, Path(file): Path<String>) -> Response {

@@ -191,7 +191,8 @@ async fn wrong_seat_out_of_turn_illegal_and_junk_are_refused_and_change_nothing(
         .await;
     assert_eq!(reply["t"], "ok", "{reply}");
     let after = watcher.state_at(2).await;
-    assert_eq!(after["moves"], json!(["22-18", "11-16"]), "c3-d4 is 22-18 and f6-g5 is 11-16");
+    // Russian moves are written algebraically, whichever form they were sent in (issue 45).
+    assert_eq!(after["moves"], json!(["c3-d4", "f6-g5"]));
 
     // A flooding client is slowed, then dropped; others are served all along.
     let mut flooder = Client::connect(addr).await;
@@ -465,5 +466,88 @@ async fn a_finished_game_is_reviewed_by_the_engine() {
         assert!(body.contains("\"bad_ply\""), "{query}: {body}");
     }
     assert_eq!(http_get(addr, "/games/nosuchgame/lines?ply=0").0, 404);
+    running.stop().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn russian_moves_are_written_as_russian_players_write_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let running = server(&dir).await;
+    let addr = running.addr;
+    // Russian: White moves first; Ann creates as White. Moves are taken in either notation.
+    let (mut ann, ann_token, mut bob, bob_token, game) =
+        seated_pair(addr, "friend", "russian", "white").await;
+    let start = ann.seen.iter().rev().find(|m| m["t"] == "state").expect("the game's start")["game"].clone();
+    let legal: Vec<&str> =
+        start["legal"].as_array().unwrap().iter().map(|m| m["text"].as_str().unwrap()).collect();
+    assert_eq!(legal, ["a3-b4", "c3-d4", "e3-f4", "g3-h4", "c3-b4", "e3-d4", "g3-f4"]);
+    let sent = ["c3-d4", "11-15", "d4xf6"];
+    for (ply, text) in sent.iter().enumerate() {
+        let (client, token) = if ply % 2 == 0 { (&mut ann, &ann_token) } else { (&mut bob, &bob_token) };
+        let reply = client
+            .request(json!({"t": "move", "game": game, "token": token, "text": text, "ply": ply}))
+            .await;
+        assert_eq!(reply["t"], "ok", "{text}: {reply}");
+    }
+    let state = bob.state_at(3).await;
+    assert_eq!(state["moves"], json!(["c3-d4", "f6-e5", "d4:f6"]));
+    assert_eq!(state["last_move"]["text"], "d4:f6");
+    let mut answers: Vec<&str> =
+        state["legal"].as_array().unwrap().iter().map(|m| m["text"].as_str().unwrap()).collect();
+    answers.sort_unstable();
+    assert_eq!(answers, ["e7:g5", "g7:e5"]);
+    let stored = running.registry.store().move_records(&game).await.unwrap();
+    assert_eq!(stored.iter().map(|r| r.pdn.as_str()).collect::<Vec<_>>(), ["c3-d4", "f6-e5", "d4:f6"]);
+    let resigned = bob.request(json!({"t": "resign", "game": game, "token": bob_token})).await;
+    assert_eq!(resigned["t"], "ok", "{resigned}");
+    ann.state_where(|g| g["status"] == "finished").await;
+
+    // The PDN as GameType 25 writes it (White, first to move, won: 1-0), and it reads back.
+    let (status, pdn) = http_get(addr, &format!("/games/{game}.pdn"));
+    assert_eq!(status, 200, "{pdn}");
+    assert!(pdn.contains("[GameType \"25\"]") && pdn.contains("[Result \"1-0\"]"), "{pdn}");
+    assert!(pdn.contains("1. c3-d4 f6-e5 2. d4:f6 1-0"), "{pdn}");
+    assert_eq!(checkers_rules::read_pdn_game(&pdn).expect("reads back").moves().len(), 3);
+    // The review, its PDN and the engine's lines too.
+    let (status, body) = http_get(addr, &format!("/games/{game}/review"));
+    assert_eq!(status, 200, "{body}");
+    let review: Value = serde_json::from_str(&body).unwrap();
+    let texts: Vec<&str> =
+        review["moves"].as_array().unwrap().iter().map(|m| m["text"].as_str().unwrap()).collect();
+    assert_eq!(texts, ["c3-d4", "f6-e5", "d4:f6"]);
+    let (status, pdn) = http_get(addr, &format!("/games/{game}/review.pdn"));
+    assert_eq!(status, 200, "{pdn}");
+    assert!(pdn.contains("1. c3-d4 {") && !pdn.contains("x"), "{pdn}");
+    let (status, body) = http_get(addr, &format!("/games/{game}/lines?ply=3"));
+    assert_eq!(status, 200, "{body}");
+    let lines: Value = serde_json::from_str(&body).unwrap();
+    for line in lines["lines"].as_array().unwrap() {
+        let first = line["move"].as_str().unwrap();
+        assert!(["e7:g5", "g7:e5"].contains(&first), "{line}");
+        assert!(
+            line["line"].as_str().unwrap().starts_with(first)
+                && !line["line"].as_str().unwrap().contains('x')
+        );
+    }
+    running.stop().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_address_of_a_game_there_is_not_answers_404_without_game_controls() {
+    let dir = tempfile::tempdir().unwrap();
+    let running = server(&dir).await;
+    let addr = running.addr;
+    let mut ann = Client::connect(addr).await;
+    let created = ann.request(json!({"t": "create", "opponent": "open", "variant": "english"})).await;
+    let game = created["game"].as_str().unwrap().to_string();
+    let (status, page) = http_get(addr, &format!("/g/{game}"));
+    assert_eq!(status, 200);
+    assert!(page.contains("id=\"btn-resign\""), "{page}");
+    for missing in ["/g/nosuchgame", "/g/x", "/g/bad%20id%3Cb%3E"] {
+        let (status, page) = http_get(addr, missing);
+        assert_eq!(status, 404, "{missing}");
+        assert!(page.contains("No such game"), "{page}");
+        assert!(!page.contains("btn-") && !page.contains("<script"), "{page}");
+    }
     running.stop().await.unwrap();
 }

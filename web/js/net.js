@@ -1,0 +1,69 @@
+// The connection to the server: one WebSocket (protocol in docs/protocol.md), reconnecting
+// with a growing wait, and JSON over HTTP.
+
+const conn = {
+  ws: null,
+  nextId: 1,
+  pending: new Map(), // request id -> callback(reply)
+  retry: 500,
+  queue: [],
+  handlers: null,     // { connected(), message(msg) }
+};
+
+// Opens the WebSocket; `handlers.connected` runs on each (re)connection, `handlers.message`
+// for every message (after the callback of the request it answers).
+export function connect(handlers) {
+  if (handlers) conn.handlers = handlers;
+  const scheme = location.protocol === 'https:' ? 'wss://' : 'ws://';
+  const ws = new WebSocket(scheme + location.host + '/ws');
+  conn.ws = ws;
+  setConn('connecting…', 'wait');
+  ws.onopen = () => {
+    conn.retry = 500;
+    setConn('online', 'ok');
+    conn.handlers.connected();
+    const queued = conn.queue.splice(0);
+    for (const text of queued) ws.send(text);
+  };
+  ws.onmessage = (event) => {
+    let msg;
+    try { msg = JSON.parse(event.data); } catch (e) { return; }
+    if (msg.re != null && conn.pending.has(msg.re)) {
+      const callback = conn.pending.get(msg.re);
+      conn.pending.delete(msg.re);
+      callback(msg);
+    }
+    conn.handlers.message(msg);
+  };
+  ws.onclose = () => {
+    setConn('offline, reconnecting…', 'bad');
+    conn.pending.clear();
+    setTimeout(connect, conn.retry);
+    conn.retry = Math.min(conn.retry * 2, 8000);
+  };
+}
+
+// Sends a message; `callback` gets the reply that names it.
+export function send(msg, callback) {
+  const id = conn.nextId++;
+  msg.id = id;
+  if (callback) conn.pending.set(id, callback);
+  const text = JSON.stringify(msg);
+  if (conn.ws && conn.ws.readyState === WebSocket.OPEN) conn.ws.send(text);
+  else conn.queue.push(text);
+}
+
+function setConn(text, cls) {
+  const el = document.getElementById('conn');
+  el.textContent = text;
+  el.className = 'conn ' + cls;
+}
+
+// The JSON a server address answers with; a refusal becomes an error with the server's
+// message (`{"code", "message"}`).
+export function fetchJson(url) {
+  return fetch(url).then((r) => r.json().then((body) => {
+    if (!r.ok) throw new Error(body.message || 'the server refused (' + r.status + ')');
+    return body;
+  }));
+}
