@@ -73,6 +73,8 @@ pub fn routes(
         .route("/api/users/{name}", get(user).layer(limited()))
         .route("/api/users/{name}/{list}", get(user_games).layer(limited()))
         .route("/api/leaderboard", get(leaderboard).layer(limited()))
+        .route("/@/{name}", get(crate::pages::profile).layer(limited()))
+        .route("/leaderboard", get(crate::pages::leaderboard).layer(limited()))
 }
 
 /// Refuses a change asked from another site's page (a form posted from elsewhere, say), as

@@ -32,7 +32,8 @@ const STYLE_CSS: &str = include_str!("../../../web/style.css");
 const ICON_SVG: &str = include_str!("../../../web/icon.svg");
 
 /// Scripts only from this server, no inline code: names shown on the page can never run.
-const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
+pub(crate) const CSP: &str =
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
                    connect-src 'self' ws: wss:; frame-ancestors 'none'";
 
 /// The routes; the list and the engine's endpoints are rate-limited per client (`limits`),
