@@ -59,9 +59,8 @@ pub struct Accounts {
 }
 
 fn too_fast(wait: Duration, what: &str) -> Refused {
-    let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
     Refused {
-        error: ApiError::rate_limited(format!("{what}; try again in {} s", seconds.max(1))),
+        error: ApiError::rate_limited(format!("{what}; try again in {} s", crate::web::whole_seconds(wait))),
         retry_after: Some(wait),
     }
 }

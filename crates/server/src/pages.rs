@@ -13,11 +13,11 @@ use axum::response::{IntoResponse, Response};
 use checkers_rules::Variant;
 use serde::Deserialize;
 
+use crate::api::{account_named, storage};
 use crate::error::ApiError;
-use crate::password::{is_valid_name, name_key};
 use crate::rating::{Rating, SpeedClass};
 use crate::registry::Registry;
-use crate::store::{now_ms, GameFilter, StoredAccount, UserGame};
+use crate::store::{now_ms, GameFilter, UserGame};
 
 /// Recent games a profile lists.
 const RECENT_GAMES: i64 = 20;
@@ -74,32 +74,9 @@ fn error_page(e: &ApiError) -> Response {
     page(status, "Not here", &format!("<h1>Not here</h1>\n<p>{}</p>\n", escape(&e.message)))
 }
 
-fn storage(e: crate::store::StoreError) -> ApiError {
-    eprintln!("checkers serve: reading a player's page: {e}");
-    ApiError::new(crate::error::ErrorCode::Unavailable, "the players cannot be read just now; try again")
-}
-
-async fn account(registry: &Registry, name: &str) -> Result<StoredAccount, ApiError> {
-    let no_such = || ApiError::new(crate::error::ErrorCode::NotFound, "There is no such player.");
-    if !is_valid_name(name) {
-        return Err(no_such());
-    }
-    registry.store().account_by_name(&name_key(name)).await.map_err(storage)?.ok_or_else(no_such)
-}
-
 /// The civil date (UTC) of a time in milliseconds, `YYYY-MM-DD`.
 fn date(ms: i64) -> String {
-    // Days to a civil date (H. Hinnant's algorithm, proleptic Gregorian).
-    let z = ms.div_euclid(86_400_000) + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{day:02}")
+    checkers_rules::pdn_date(ms.div_euclid(86_400_000)).replace('.', "-")
 }
 
 /// `GET /@/{name}`: a player's profile.
@@ -111,7 +88,7 @@ pub async fn profile(State(registry): State<Arc<Registry>>, Path(name): Path<Str
 }
 
 async fn profile_body(registry: &Registry, name: &str) -> Result<(String, String), ApiError> {
-    let account = account(registry, name).await?;
+    let account = account_named(registry, name).await?;
     let store = registry.store();
     let ratings = store.ratings(account.id).await.map_err(storage)?;
     let [wins, losses, draws] = store.results(account.id).await.map_err(storage)?;

@@ -89,13 +89,13 @@ pub(crate) enum Form {
 
 /// A rate-limited endpoint's limiter, and how it words a refusal.
 #[derive(Clone)]
-struct Limited {
-    limiter: Arc<RateLimiter>,
-    form: Form,
+pub(crate) struct Limited {
+    pub(crate) limiter: Arc<RateLimiter>,
+    pub(crate) form: Form,
 }
 
 /// Passes a request on if its client has requests left, and answers 429 otherwise.
-async fn rate_limit(
+pub(crate) async fn rate_limit(
     State(limited): State<Limited>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     request: Request,
@@ -112,7 +112,7 @@ async fn rate_limit(
 }
 
 /// A wait in whole seconds, rounded up, at least one (as `Retry-After` gives it).
-fn whole_seconds(wait: Duration) -> u64 {
+pub(crate) fn whole_seconds(wait: Duration) -> u64 {
     (wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1)
 }
 
