@@ -479,6 +479,21 @@ async fn hostile_input(db: &str) {
     let profile = http(addr, 10, "GET", "/@/Ann_Lee", &[], "").await;
     assert_eq!(profile.status, 200, "{}", profile.body);
     assert!(profile.body.contains("&lt;img src=x") && !profile.body.contains("<img"), "{}", profile.body);
+    let long_clock = "9".repeat(3000);
+    for (message, code) in [
+        (json!({"t": "challenge", "name": "<script>alert(1)</script>"}), "not_found"),
+        (json!({"t": "challenge", "name": "x'; DROP TABLE accounts; --", "rated": true}), "not_rateable"),
+        (json!({"t": "challenge", "name": "Eve", "clock": {"base": -1}}), "bad_request"),
+        (json!({"t": "accept", "challenge": "' OR 1=1 --"}), "not_found"),
+        (json!({"t": "decline", "challenge": 5}), "bad_request"),
+        (json!({"t": "seek", "clock": long_clock}), "bad_request"),
+        (json!({"t": "seek", "clock": "3+2", "variant": "chess"}), "bad_request"),
+        (json!({"t": "seek", "clock": "3+2", "rated": "yes"}), "bad_request"),
+    ] {
+        let refused = ann_ws.request(message.clone()).await;
+        assert_eq!(refused["code"], code, "{message}: {refused}");
+        assert!(!refused["message"].as_str().unwrap().contains('<'), "{refused}");
+    }
     for path in ["/@/%3Cscript%3E", "/@/Nobody_Here", "/leaderboard?variant=%3Cscript%3E"] {
         let page = http(addr, 10, "GET", path, &[], "").await;
         assert!(matches!(page.status, 400 | 404) && !page.body.contains("<script"), "{path}: {}", page.body);
