@@ -348,6 +348,16 @@ async fn rated_games_and_restart(db: &str) {
     assert!(pdn.status == 200 && pdn.body.contains("[Black \"Ann_Lee\"]"), "{}", pdn.body);
     let board = get(addr, "/api/leaderboard?variant=english&speed=blitz").await.json();
     assert_eq!(board["players"], json!([]), "one game is provisional: {board}");
+    // A rated game withdrawn before anyone joined rates nobody.
+    let mut ann_ws = Client::connect_with_cookie(addr, 2, &ann).await;
+    let created = ann_ws.request(rated_create(json!({"base": 180, "increment": 2}))).await;
+    assert_eq!(ann_ws.request(json!({"t": "resign", "game": created["game"]})).await["t"], "ok");
+    let withdrawn = ann_ws.state_where(|g| g["status"] == "finished").await;
+    assert_eq!(
+        (withdrawn["reason"].clone(), withdrawn.get("ratings")),
+        (json!("aborted"), None),
+        "{withdrawn}"
+    );
     let profile = http(addr, 10, "GET", "/@/ann_lee", &[], "").await;
     assert_eq!(profile.status, 200, "{}", profile.body);
     assert!(profile.headers.contains("content-type: text/html"), "{}", profile.headers);
