@@ -15,7 +15,9 @@ use std::time::{Duration, Instant};
 
 use crate::error::{ApiError, ErrorCode};
 use crate::limits::{Rate, RateLimiter};
-use crate::password::{check_name, check_new_password, check_password_length, name_key, Hasher};
+use crate::password::{
+    check_name, check_new_password, check_password_length, is_valid_name, name_key, Hasher,
+};
 use crate::rated::Account;
 use crate::registry::lock;
 use crate::store::{is_unique_violation, now_ms, SessionRow, Store, StoredAccount};
@@ -122,7 +124,11 @@ impl Accounts {
             .verify(password.to_string(), stored.as_ref().map(|a| a.password_hash.clone()))
             .await?;
         let Some(stored) = stored.filter(|_| matches) else {
-            self.count_failure(key);
+            // Only names that could be an account's are remembered (20 bytes at most each):
+            // another name can never log in, and the address's limit holds its tries.
+            if is_valid_name(name) {
+                self.count_failure(key);
+            }
             return Err(ApiError::new(ErrorCode::BadCredentials, "wrong name or password").into());
         };
         let (session, token) = new_session(stored.id, now_ms());
