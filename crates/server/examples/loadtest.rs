@@ -12,7 +12,13 @@
 //! server confirms it (after the commit). On a loopback server each game's clients connect
 //! from an address of their own (127.1.x.y), as players on many machines would: the server's
 //! quotas and limits count per address.
-//! It prints the move round-trip percentiles and the number of moves lost or doubled.
+//! Once a game has its `--plies` moves, the side to move resigns, and the round trip of that
+//! resignation (the game's end) is timed apart. With `--rated` both players are accounts
+//! (made in the database beforehand, logged in by their session cookies) and the game is rated
+//! on a 10+5 clock, so its end commits both players' new ratings with the result; `--timed`
+//! plays the same games on the same clock, unrated, to compare with.
+//! It prints the move and game-end round-trip percentiles and the number of moves lost or
+//! doubled.
 
 use std::collections::HashMap;
 use std::net::{Ipv4Addr, SocketAddr};
@@ -24,6 +30,7 @@ use checkers_server::{start, Config, Store};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use tokio::sync::Semaphore;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::Message;
 
@@ -33,10 +40,13 @@ struct Options {
     think_ms: u64,
     addr: Option<String>,
     db: Option<String>,
+    rated: bool,
+    timed: bool,
 }
 
 fn options() -> anyhow::Result<Options> {
-    let mut o = Options { games: 1000, plies: 40, think_ms: 1000, addr: None, db: None };
+    let mut o =
+        Options { games: 1000, plies: 40, think_ms: 1000, addr: None, db: None, rated: false, timed: false };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         let mut value = || args.next().with_context(|| format!("{flag} needs a value"));
@@ -46,7 +56,11 @@ fn options() -> anyhow::Result<Options> {
             "--think-ms" => o.think_ms = value()?.parse().context("--think-ms")?,
             "--addr" => o.addr = Some(value()?),
             "--db" => o.db = Some(value()?),
-            other => bail!("unknown option {other} (--games N --plies N --think-ms MS [--addr A --db URL])"),
+            "--rated" => o.rated = true,
+            "--timed" => o.timed = true,
+            other => bail!(
+                "unknown option {other} (--games N --plies N --think-ms MS [--timed | --rated] [--addr A --db URL])"
+            ),
         }
     }
     if o.addr.is_some() != o.db.is_some() {
@@ -60,7 +74,7 @@ type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStre
 /// A WebSocket to the server, from the loopback address of game `index` if the server is on
 /// loopback, with a small read buffer (the default 128 KiB is zeroed on every read) and no
 /// Nagle delay, as a browser has.
-async fn connect(addr: SocketAddr, index: u64) -> anyhow::Result<Socket> {
+async fn connect(addr: SocketAddr, index: u64, cookie: Option<&str>) -> anyhow::Result<Socket> {
     let socket = tokio::net::TcpSocket::new_v4()?;
     if addr.ip().is_loopback() {
         let own = Ipv4Addr::from(u32::from(Ipv4Addr::new(127, 1, 0, 0)) + index as u32);
@@ -70,7 +84,11 @@ async fn connect(addr: SocketAddr, index: u64) -> anyhow::Result<Socket> {
     tcp.set_nodelay(true)?;
     let config = Some(WebSocketConfig::default().read_buffer_size(16 * 1024));
     let stream = tokio_tungstenite::MaybeTlsStream::Plain(tcp);
-    Ok(tokio_tungstenite::client_async_with_config(format!("ws://{addr}/ws"), stream, config).await?.0)
+    let mut request = format!("ws://{addr}/ws").into_client_request()?;
+    if let Some(cookie) = cookie {
+        request.headers_mut().insert("cookie", cookie.parse()?);
+    }
+    Ok(tokio_tungstenite::client_async_with_config(request, stream, config).await?.0)
 }
 
 async fn request(ws: &mut Socket, message: Value) -> anyhow::Result<Value> {
@@ -102,6 +120,8 @@ impl Rng {
 
 struct Stats {
     round_trips_us: Vec<u64>,
+    /// Round trips of the resignations that end the games.
+    ends_us: Vec<u64>,
     errors: u64,
 }
 
@@ -122,6 +142,8 @@ async fn player(
     let mut next_id = 1u64;
     let mut moved_at_ply: Option<u64> = None;
     let mut round_trips = Vec::new();
+    let mut ends = Vec::new();
+    let mut resigned: Option<(u64, Instant)> = None;
     let mut errors = 0;
     loop {
         let Some(message) = ws.next().await else { break };
@@ -134,8 +156,22 @@ async fn player(
                 if g["status"] == "waiting" {
                     continue;
                 }
+                let to_move = g["turn"] == json!(color);
+                if g["status"] == "playing"
+                    && ply >= o.plies
+                    && to_move
+                    && pending.is_none()
+                    && resigned.is_none()
+                {
+                    let id = next_id;
+                    next_id += 1;
+                    resigned = Some((id, Instant::now()));
+                    let message = json!({"t": "resign", "id": id, "game": game, "token": token});
+                    ws.send(Message::Text(message.to_string().into())).await?;
+                    continue;
+                }
                 if g["status"] != "playing" || ply >= o.plies {
-                    if pending.is_none() {
+                    if pending.is_none() && resigned.is_none() {
                         break;
                     }
                     continue;
@@ -158,14 +194,17 @@ async fn player(
                 moved_at_ply = Some(ply);
                 ws.send(Message::Text(message.to_string().into())).await?;
             }
+            Some("ok") if resigned.is_some_and(|(id, _)| v["re"] == json!(id)) => {
+                if let Some((_, sent)) = resigned {
+                    ends.push(sent.elapsed().as_micros() as u64);
+                }
+                break;
+            }
             Some("ok") => {
                 if let Some((id, ply, text, sent)) = pending.take() {
                     if v["re"] == json!(id) {
                         round_trips.push(sent.elapsed().as_micros() as u64);
                         confirmed.push((ply, text));
-                        if ply + 1 >= o.plies {
-                            break;
-                        }
                     } else {
                         pending = Some((id, ply, text, sent));
                     }
@@ -176,6 +215,9 @@ async fn player(
                 if pending.as_ref().is_some_and(|p| v["re"] == json!(p.0)) {
                     pending = None;
                 }
+                if resigned.is_some_and(|(id, _)| v["re"] == json!(id)) {
+                    break;
+                }
             }
             _ => {}
         }
@@ -183,26 +225,57 @@ async fn player(
     let _ = ws.close(None).await;
     let mut s = stats.lock().unwrap_or_else(|e| e.into_inner());
     s.round_trips_us.extend(round_trips);
+    s.ends_us.extend(ends);
     s.errors += errors;
     Ok(confirmed)
+}
+
+/// The session cookies of game `index`'s two players (Black, White) in a rated run: accounts
+/// made straight in the database (their password is no concern here).
+async fn make_accounts(store: &Store, index: u64) -> anyhow::Result<[String; 2]> {
+    use checkers_server::store::{SessionRow, StoredAccount};
+    use checkers_server::token::{hash_token, new_account_id, new_session_token};
+    let now = checkers_server::store::now_ms();
+    let mut cookies = Vec::new();
+    for side in ["b", "w"] {
+        let name = format!("load_{index}_{side}");
+        let id = new_account_id();
+        let token = new_session_token();
+        let account = StoredAccount { id, name: name.clone(), password_hash: "-".into(), created_ms: now };
+        let session = SessionRow {
+            token_hash: hash_token(&token),
+            account: id,
+            created_ms: now,
+            expires_ms: now + 86_400_000,
+        };
+        store.create_account(account, name.to_ascii_lowercase(), session).await?;
+        cookies.push(format!("checkers_session={token}"));
+    }
+    Ok([cookies[0].clone(), cookies[1].clone()])
 }
 
 async fn one_game(
     addr: SocketAddr,
     o: Arc<Options>,
     index: u64,
+    cookies: Option<[String; 2]>,
     connecting: Arc<Semaphore>,
     stats: Arc<Mutex<Stats>>,
 ) -> anyhow::Result<(String, Vec<(u64, String)>)> {
+    let cookie = |i: usize| cookies.as_ref().map(|c| c[i].as_str());
     let (mut a, mut b) = {
         let _permit = connecting.acquire().await?;
-        (connect(addr, index).await?, connect(addr, index).await?)
+        (connect(addr, index, cookie(0)).await?, connect(addr, index, cookie(1)).await?)
     };
-    let created = request(
-        &mut a,
-        json!({"t": "create", "opponent": "friend", "color": "black", "name": format!("load {index}")}),
-    )
-    .await?;
+    let mut create =
+        json!({"t": "create", "opponent": "friend", "color": "black", "name": format!("load {index}")});
+    if o.rated || o.timed {
+        create["clock"] = json!({"base": 600, "increment": 5});
+    }
+    if o.rated {
+        create["rated"] = json!(true);
+    }
+    let created = request(&mut a, create).await?;
     let game = created["game"].as_str().context("create failed")?.to_string();
     let invite = created["invite"].as_str().context("a friend game's invitation")?;
     let joined = request(&mut b, json!({"t": "join", "game": game, "invite": invite})).await?;
@@ -260,11 +333,23 @@ async fn main() -> anyhow::Result<()> {
         }
     };
     eprintln!("loadtest: {} games of {} plies, think {} ms, server {addr}", o.games, o.plies, o.think_ms);
-    let stats = Arc::new(Mutex::new(Stats { round_trips_us: Vec::new(), errors: 0 }));
+    let mut cookies = Vec::new();
+    if o.rated {
+        let store = Store::open(&db).await?;
+        for i in 0..o.games as u64 {
+            cookies.push(Some(make_accounts(&store, i).await?));
+        }
+        store.close().await;
+    }
+    cookies.resize(o.games, None);
+    let stats = Arc::new(Mutex::new(Stats { round_trips_us: Vec::new(), ends_us: Vec::new(), errors: 0 }));
     let connecting = Arc::new(Semaphore::new(64));
     let started = Instant::now();
     let tasks: Vec<_> = (0..o.games as u64)
-        .map(|i| tokio::spawn(one_game(addr, o.clone(), i, connecting.clone(), stats.clone())))
+        .zip(cookies)
+        .map(|(i, cookies)| {
+            tokio::spawn(one_game(addr, o.clone(), i, cookies, connecting.clone(), stats.clone()))
+        })
         .collect();
     let mut told: HashMap<String, Vec<(u64, String)>> = HashMap::new();
     let mut failed = 0;
@@ -320,6 +405,23 @@ async fn main() -> anyhow::Result<()> {
         percentile(&rtt, 95.0),
         percentile(&rtt, 99.0),
         percentile(&rtt, 100.0)
+    );
+    let mut ends = s.ends_us.clone();
+    ends.sort_unstable();
+    println!(
+        "game end ({}, {} games) round trip ms: p50 {:.2}  p90 {:.2}  p99 {:.2}  max {:.2}",
+        if o.rated {
+            "rated"
+        } else if o.timed {
+            "timed"
+        } else {
+            "untimed"
+        },
+        ends.len(),
+        percentile(&ends, 50.0),
+        percentile(&ends, 90.0),
+        percentile(&ends, 99.0),
+        percentile(&ends, 100.0)
     );
     println!("database check: {checked} games, {lost} moves lost or different, {doubled} doubled, {extra} unconfirmed extra");
     if lost > 0 || doubled > 0 || failed > 0 {

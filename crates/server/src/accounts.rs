@@ -15,7 +15,9 @@ use std::time::{Duration, Instant};
 
 use crate::error::{ApiError, ErrorCode};
 use crate::limits::{Rate, RateLimiter};
-use crate::password::{check_name, check_new_password, check_password_length, name_key, Hasher};
+use crate::password::{
+    check_name, check_new_password, check_password_length, is_valid_name, name_key, Hasher,
+};
 use crate::rated::Account;
 use crate::registry::lock;
 use crate::store::{is_unique_violation, now_ms, SessionRow, Store, StoredAccount};
@@ -59,9 +61,8 @@ pub struct Accounts {
 }
 
 fn too_fast(wait: Duration, what: &str) -> Refused {
-    let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
     Refused {
-        error: ApiError::rate_limited(format!("{what}; try again in {} s", seconds.max(1))),
+        error: ApiError::rate_limited(format!("{what}; try again in {} s", crate::web::whole_seconds(wait))),
         retry_after: Some(wait),
     }
 }
@@ -123,7 +124,11 @@ impl Accounts {
             .verify(password.to_string(), stored.as_ref().map(|a| a.password_hash.clone()))
             .await?;
         let Some(stored) = stored.filter(|_| matches) else {
-            self.count_failure(key);
+            // Only names that could be an account's are remembered (20 bytes at most each):
+            // another name can never log in, and the address's limit holds its tries.
+            if is_valid_name(name) {
+                self.count_failure(key);
+            }
             return Err(ApiError::new(ErrorCode::BadCredentials, "wrong name or password").into());
         };
         let (session, token) = new_session(stored.id, now_ms());

@@ -32,7 +32,7 @@ use crate::protocol::to_text;
 use crate::rating::{Rating, SpeedClass};
 use crate::registry::{Registry, GAMES_PAGE};
 use crate::store::{now_ms, GameFilter, GameOutcome, StoreError, StoredAccount, UserGamesCursor};
-use crate::web::{error_reply, json_body, AllowedOrigins, Form};
+use crate::web::{error_reply, json_body, rate_limit, AllowedOrigins, Form, Limited};
 
 /// The cookie that carries a session's token.
 pub const SESSION_COOKIE: &str = "checkers_session";
@@ -63,16 +63,18 @@ pub fn routes(
         trust_forwarded_proto,
     };
     let lists = Arc::new(RateLimiter::new(limits.list_requests));
-    let limited = move || from_fn_with_state(lists.clone(), list_rate_limit);
+    let limited = move |form| from_fn_with_state(Limited { limiter: lists.clone(), form }, rate_limit);
     Router::new()
-        .route("/api/accounts", post(sign_up))
-        .route("/api/session", post(log_in).get(who).delete(log_out))
+        .route("/api/accounts", post(enter::<true>))
+        .route("/api/session", post(enter::<false>).get(who).delete(log_out))
         .layer(from_fn_with_state(origins, same_site_only))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(Extension(door))
-        .route("/api/users/{name}", get(user).layer(limited()))
-        .route("/api/users/{name}/{list}", get(user_games).layer(limited()))
-        .route("/api/leaderboard", get(leaderboard).layer(limited()))
+        .route("/api/users/{name}", get(user).layer(limited(Form::Json)))
+        .route("/api/users/{name}/{list}", get(user_games).layer(limited(Form::Json)))
+        .route("/api/leaderboard", get(leaderboard).layer(limited(Form::Json)))
+        .route("/@/{name}", get(crate::pages::profile).layer(limited(Form::Text)))
+        .route("/leaderboard", get(crate::pages::leaderboard).layer(limited(Form::Text)))
 }
 
 /// Refuses a change asked from another site's page (a form posted from elsewhere, say), as
@@ -87,21 +89,6 @@ async fn same_site_only(
     }
     let message = "pages of other sites may not log in or sign up here";
     error_reply(&ApiError::new(ErrorCode::Forbidden, message), Form::Json, None)
-}
-
-async fn list_rate_limit(
-    State(limiter): State<Arc<RateLimiter>>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    request: Request,
-    next: Next,
-) -> Response {
-    match limiter.check(client_key(peer.ip())) {
-        Ok(()) => next.run(request).await,
-        Err(wait) => {
-            let e = ApiError::rate_limited("too many requests; try again in a few seconds");
-            error_reply(&e, Form::Json, Some(wait))
-        }
-    }
 }
 
 /// A name and a password, as both sign-up and log-in take them.
@@ -185,7 +172,8 @@ fn logged_in(door: &Door, headers: &HeaderMap, status: StatusCode, logged_in: Lo
     response
 }
 
-async fn sign_up(
+/// Signs up (`SIGN_UP`: `POST /api/accounts`, 201) or logs in (`POST /api/session`, 200).
+async fn enter<const SIGN_UP: bool>(
     Extension(door): Extension<Door>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
@@ -195,24 +183,14 @@ async fn sign_up(
         Ok(credentials) => credentials,
         Err(e) => return error_reply(&e, Form::Json, None),
     };
-    match door.accounts.sign_up(&credentials.name, &credentials.password, client_key(peer.ip())).await {
-        Ok(account) => logged_in(&door, &headers, StatusCode::CREATED, account),
-        Err(refused) => refusal(refused),
-    }
-}
-
-async fn log_in(
-    Extension(door): Extension<Door>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
-) -> Response {
-    let credentials: Credentials = match read_body(&headers, body) {
-        Ok(credentials) => credentials,
-        Err(e) => return error_reply(&e, Form::Json, None),
+    let (name, password, client) = (&credentials.name, &credentials.password, client_key(peer.ip()));
+    let (entered, status) = if SIGN_UP {
+        (door.accounts.sign_up(name, password, client).await, StatusCode::CREATED)
+    } else {
+        (door.accounts.log_in(name, password, client).await, StatusCode::OK)
     };
-    match door.accounts.log_in(&credentials.name, &credentials.password, client_key(peer.ip())).await {
-        Ok(account) => logged_in(&door, &headers, StatusCode::OK, account),
+    match entered {
+        Ok(account) => logged_in(&door, &headers, status, account),
         Err(refused) => refusal(refused),
     }
 }
@@ -240,7 +218,7 @@ async fn log_out(Extension(door): Extension<Door>, headers: HeaderMap) -> Respon
 }
 
 /// The account a player page names, or the `not_found` that answers it.
-async fn account_named(registry: &Registry, name: &str) -> Result<StoredAccount, ApiError> {
+pub(crate) async fn account_named(registry: &Registry, name: &str) -> Result<StoredAccount, ApiError> {
     let no_such = || {
         // Only a name that can be one is said back (it is then letters, digits, _ and -).
         let message = if is_valid_name(name) {
@@ -257,7 +235,7 @@ async fn account_named(registry: &Registry, name: &str) -> Result<StoredAccount,
 }
 
 /// A storage error answered as `unavailable`, its cause on stderr.
-fn storage(e: StoreError) -> ApiError {
+pub(crate) fn storage(e: StoreError) -> ApiError {
     eprintln!("checkers serve: reading players: {e}");
     ApiError::new(ErrorCode::Unavailable, "the players cannot be read just now; try again")
 }

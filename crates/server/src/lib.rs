@@ -40,6 +40,7 @@
 //! | [`pdn`], [`token`] | PDN export; seat tokens, invitations and game ids |
 //! | `accounts`, [`password`] | accounts and sessions: sign-up, log-in and out, the limits per name and address; names, passwords and their Argon2id hashes, on blocking threads |
 //! | `api` | the HTTP API of accounts and players: the session cookie, profiles, a player's games, leaderboards |
+//! | [`pages`] | pages rendered on the server: a player's profile at `/@/{name}` (with an SVG rating graph), the leaderboards at `/leaderboard` |
 //! | [`rated`] | the accounts at a game's board, rated games, the rating change shown at the end |
 //! | [`rating`] | Glicko-2 ratings and speed classes, as pure arithmetic; applied to rated games by the store, in the result's transaction |
 //! | [`pairing`] | quick-pairing pools: who waits and who is paired with whom, as pure logic |
@@ -90,6 +91,7 @@ pub mod lifecycle;
 pub mod limits;
 pub mod live;
 mod matchmaking;
+pub mod pages;
 pub mod pairing;
 pub mod password;
 pub mod pdn;

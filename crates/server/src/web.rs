@@ -77,7 +77,8 @@ static ENTITY_TAGS: LazyLock<HashMap<usize, HeaderValue>> = LazyLock::new(|| {
 });
 
 /// Scripts only from this server, no inline code: names shown on the page can never run.
-const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
+pub(crate) const CSP: &str =
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
                    connect-src 'self' ws: wss:; frame-ancestors 'none'";
 
 /// The routes; the list and the engine's endpoints are rate-limited per client (`limits`),
@@ -140,13 +141,13 @@ pub(crate) enum Form {
 
 /// A rate-limited endpoint's limiter, and how it words a refusal.
 #[derive(Clone)]
-struct Limited {
-    limiter: Arc<RateLimiter>,
-    form: Form,
+pub(crate) struct Limited {
+    pub(crate) limiter: Arc<RateLimiter>,
+    pub(crate) form: Form,
 }
 
 /// Passes a request on if its client has requests left, and answers 429 otherwise.
-async fn rate_limit(
+pub(crate) async fn rate_limit(
     State(limited): State<Limited>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     request: Request,
@@ -163,7 +164,7 @@ async fn rate_limit(
 }
 
 /// A wait in whole seconds, rounded up, at least one (as `Retry-After` gives it).
-fn whole_seconds(wait: Duration) -> u64 {
+pub(crate) fn whole_seconds(wait: Duration) -> u64 {
     (wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1)
 }
 

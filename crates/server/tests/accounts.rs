@@ -348,6 +348,29 @@ async fn rated_games_and_restart(db: &str) {
     assert!(pdn.status == 200 && pdn.body.contains("[Black \"Ann_Lee\"]"), "{}", pdn.body);
     let board = get(addr, "/api/leaderboard?variant=english&speed=blitz").await.json();
     assert_eq!(board["players"], json!([]), "one game is provisional: {board}");
+    // A rated game withdrawn before anyone joined rates nobody.
+    let mut ann_ws = Client::connect_with_cookie(addr, 2, &ann).await;
+    let created = ann_ws.request(rated_create(json!({"base": 180, "increment": 2}))).await;
+    assert_eq!(ann_ws.request(json!({"t": "resign", "game": created["game"]})).await["t"], "ok");
+    let withdrawn = ann_ws.state_where(|g| g["status"] == "finished").await;
+    assert_eq!(
+        (withdrawn["reason"].clone(), withdrawn.get("ratings")),
+        (json!("aborted"), None),
+        "{withdrawn}"
+    );
+    let profile = http(addr, 10, "GET", "/@/ann_lee", &[], "").await;
+    assert_eq!(profile.status, 200, "{}", profile.body);
+    assert!(profile.headers.contains("content-type: text/html"), "{}", profile.headers);
+    for part in ["<h1>Ann_Lee</h1>", "<svg", "<polyline", "href=\"/style.css\"", "1 won, 0 lost", "1662"] {
+        assert!(profile.body.contains(part), "the profile has no {part}: {}", profile.body);
+    }
+    assert!(
+        profile.body.contains(&format!("href=\"/g/{}\"", end["id"].as_str().unwrap())),
+        "{}",
+        profile.body
+    );
+    let board = http(addr, 10, "GET", "/leaderboard?variant=english", &[], "").await;
+    assert!(board.status == 200 && board.body.contains("<h2>Blitz</h2>"), "{}", board.body);
     running.stop().await.unwrap();
 
     // A restart keeps the sessions and the ratings; the next game is rated from them.
@@ -454,6 +477,37 @@ async fn hostile_input(db: &str) {
         assert_eq!((answer.status, answer.code().as_str()), (400, "bad_request"), "{path}: {}", answer.body);
     }
     assert_eq!(get(addr, "/api/users/Ann_Lee/friends").await.status, 404);
+
+    // An anonymous opponent's name is escaped on the profile; a page of no player is a 404.
+    let mut ann_ws = Client::connect_with_cookie(addr, 2, &ann).await;
+    let created = ann_ws.request(json!({"t": "create", "opponent": "open"})).await;
+    let mut eve = Client::connect_from(addr, 3).await;
+    let joined = eve
+        .request(json!({"t": "join", "game": created["game"], "name": "<img src=x onerror=alert(1)>"}))
+        .await;
+    assert_eq!(joined["t"], "seated", "{joined}");
+    let profile = http(addr, 10, "GET", "/@/Ann_Lee", &[], "").await;
+    assert_eq!(profile.status, 200, "{}", profile.body);
+    assert!(profile.body.contains("&lt;img src=x") && !profile.body.contains("<img"), "{}", profile.body);
+    let long_clock = "9".repeat(3000);
+    for (message, code) in [
+        (json!({"t": "challenge", "name": "<script>alert(1)</script>"}), "not_found"),
+        (json!({"t": "challenge", "name": "x'; DROP TABLE accounts; --", "rated": true}), "not_rateable"),
+        (json!({"t": "challenge", "name": "Eve", "clock": {"base": -1}}), "bad_request"),
+        (json!({"t": "accept", "challenge": "' OR 1=1 --"}), "not_found"),
+        (json!({"t": "decline", "challenge": 5}), "bad_request"),
+        (json!({"t": "seek", "clock": long_clock}), "bad_request"),
+        (json!({"t": "seek", "clock": "3+2", "variant": "chess"}), "bad_request"),
+        (json!({"t": "seek", "clock": "3+2", "rated": "yes"}), "bad_request"),
+    ] {
+        let refused = ann_ws.request(message.clone()).await;
+        assert_eq!(refused["code"], code, "{message}: {refused}");
+        assert!(!refused["message"].as_str().unwrap().contains('<'), "{refused}");
+    }
+    for path in ["/@/%3Cscript%3E", "/@/Nobody_Here", "/leaderboard?variant=%3Cscript%3E"] {
+        let page = http(addr, 10, "GET", path, &[], "").await;
+        assert!(matches!(page.status, 400 | 404) && !page.body.contains("<script"), "{path}: {}", page.body);
+    }
     running.stop().await.unwrap();
     let stored = database_text(db).await;
     assert_eq!(stored.matches("$argon2id$").count(), 1, "one account only: {stored}");
