@@ -71,7 +71,10 @@ impl Seat {
     }
 }
 
-/// A Fischer clock: each side starts with `base_ms` and gains `increment_ms` per move.
+/// A Fischer clock: each side starts with `base_ms` and gains `increment_ms` per move. As on
+/// lichess, no clock runs until both sides have made their first move: those two moves cost no
+/// time and gain no increment, and the first mover's clock starts with the second move of the
+/// game (see [`LiveGame::both_moved`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct ClockSpec {
     pub base_ms: i64,
@@ -219,8 +222,12 @@ pub struct LiveGame {
     pub clock: Option<ClockSpec>,
     /// Time left, White then Black, as of `turn_started_ms`.
     pub remaining_ms: [i64; 2],
-    /// When the side to move's clock started running; `None` while it is stopped.
+    /// When the side to move's clock started running; `None` while it is stopped (always
+    /// before both sides have made their first move).
     pub turn_started_ms: Option<i64>,
+    /// When the side to move's turn began, clock or no clock: when the game began, or the
+    /// last move was played. `None` before the game begins.
+    pub turn_began_ms: Option<i64>,
     pub status: Status,
     /// Withdrawn before anyone joined (no winner, no rules outcome).
     pub aborted: bool,
@@ -252,6 +259,7 @@ impl LiveGame {
             clock,
             remaining_ms: [base, base],
             turn_started_ms: None,
+            turn_began_ms: None,
             status: Status::Waiting,
             aborted: false,
             draw_offer: None,
@@ -286,6 +294,11 @@ impl LiveGame {
         self.invite_hash.is_some()
     }
 
+    /// Whether both sides have made their first move: from then on the clocks run.
+    pub fn both_moved(&self) -> bool {
+        self.ply() >= 2
+    }
+
     /// The side a computer plays, if the computer is to move now.
     pub fn computer_to_move(&self) -> Option<u8> {
         if self.status != Status::Playing {
@@ -301,9 +314,7 @@ impl LiveGame {
         if self.status == Status::Waiting && self.seats.iter().all(Seat::is_taken) {
             self.status = Status::Playing;
             self.listed = false;
-            if self.clock.is_some() {
-                self.turn_started_ms = Some(now_ms);
-            }
+            self.turn_began_ms = Some(now_ms);
             // A game set up in a finished position ends at once.
             if self.game.is_over() {
                 self.finish();
@@ -466,11 +477,16 @@ impl LiveGame {
         }
         let pdn = mv.to_pdn(&position, SquareNotation::Numeric);
         self.game.play(mv).map_err(|e| Refusal::IllegalMove(e.to_string()))?;
-        if let (Some(spec), Some(start)) = (self.clock, self.turn_started_ms) {
-            let used = charge.unwrap_or((now_ms - start).max(0));
-            self.remaining_ms[side(mover)] = self.remaining_ms[side(mover)] - used + spec.increment_ms;
-            self.turn_started_ms = Some(now_ms);
+        if let Some(spec) = self.clock {
+            if let Some(start) = self.turn_started_ms {
+                let used = charge.unwrap_or((now_ms - start).max(0));
+                self.remaining_ms[side(mover)] = self.remaining_ms[side(mover)] - used + spec.increment_ms;
+            }
+            if self.both_moved() {
+                self.turn_started_ms = Some(now_ms);
+            }
         }
+        self.turn_began_ms = Some(now_ms);
         self.pdn_moves.push(pdn.clone());
         // Moving instead of answering declines the opponent's draw offer.
         if self.draw_offer == Some(mover.opponent()) {

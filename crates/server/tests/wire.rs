@@ -598,11 +598,16 @@ fn states_on_the_clock_are_byte_for_byte_as_recorded() {
     t.heading("waiting, listed, at 500 ms");
     t.lines.push(state_text(&game, 500));
     game.join(Some(Color::White), "w".into(), None, 1_000).unwrap();
-    let mv = game.resolve_move(&text("11-15")).unwrap();
-    game.play(Color::Black, mv, 6_000).unwrap();
-    game.offer_draw(Color::Black, 6_500).unwrap();
-    t.heading("Black played 11-15 at 6 s and offers a draw; at 7 s");
-    t.lines.push(state_text(&game, 7_000));
+    // The clocks start once both sides have moved: Black's with White's first move.
+    for (side, mv, at) in
+        [(Color::Black, "11-15", 6_000), (Color::White, "23-19", 7_000), (Color::Black, "8-11", 10_000)]
+    {
+        let mv = game.resolve_move(&text(mv)).unwrap();
+        game.play(side, mv, at).unwrap();
+    }
+    game.offer_draw(Color::Black, 10_500).unwrap();
+    t.heading("11-15 at 6 s, 23-19 at 7 s, 8-11 at 10 s, and Black offers a draw; at 11 s");
+    t.lines.push(state_text(&game, 11_000));
     assert!(game.check_flag(70_000));
     game.ask_rematch(Color::White, "next".into(), 71_000).unwrap();
     t.heading("White out of time at 70 s, then asks for a rematch; at 72 s");

@@ -17,14 +17,23 @@ fn text(t: &str) -> MoveRequest {
 fn turn_legality_and_clock() {
     let mut g = two_humans(Some(ClockSpec { base_ms: 60_000, increment_ms: 2_000 }));
     assert_eq!(g.status, Status::Playing);
+    assert_eq!(g.flag_deadline_ms(), None, "no clock runs before the first moves");
     let mv = g.resolve_move(&text("11-15")).unwrap();
     assert_eq!(g.play(Color::White, mv, 2000), Err(Refusal::NotYourTurn("Black")));
-    let rec = g.play(Color::Black, mv, 6000).unwrap();
-    assert_eq!((rec.ply, rec.hub.as_str(), rec.black_ms, rec.white_ms), (0, "11-15", 57_000, 60_000));
+    // Each side's first move costs no time and gains no increment, however long it took.
+    let rec = g.play(Color::Black, mv, 90_000).unwrap();
+    assert_eq!((rec.ply, rec.hub.as_str(), rec.black_ms, rec.white_ms), (0, "11-15", 60_000, 60_000));
     assert!(g.resolve_move(&text("11-15")).is_err());
-    assert_eq!(g.flag_deadline_ms(), Some(66_000));
-    assert!(!g.check_flag(65_999));
-    assert!(g.check_flag(66_000));
+    assert_eq!(g.flag_deadline_ms(), None);
+    let rec = g.play(Color::White, g.resolve_move(&text("23-19")).unwrap(), 200_000).unwrap();
+    assert_eq!((rec.black_ms, rec.white_ms), (60_000, 60_000));
+    // Black's clock starts with White's first move; from then on, time and increment count.
+    assert_eq!(g.flag_deadline_ms(), Some(260_000));
+    let rec = g.play(Color::Black, g.resolve_move(&text("8-11")).unwrap(), 204_000).unwrap();
+    assert_eq!((rec.black_ms, rec.white_ms), (58_000, 60_000));
+    assert_eq!(g.flag_deadline_ms(), Some(264_000));
+    assert!(!g.check_flag(263_999));
+    assert!(g.check_flag(264_000));
     assert_eq!(g.status, Status::Finished);
     // White ran out of time; Black, who moves first in English, won: `1-0` in PDN.
     assert_eq!(result_text(Variant::English, g.outcome()), "1-0");
@@ -41,25 +50,33 @@ fn the_computer_is_charged_for_its_search_not_for_waiting_and_never_flags() {
     assert_eq!(g.flag_deadline_ms(), None, "waiting for an engine never flags the computer");
     assert!(!g.check_flag(60_000));
     let mv = g.resolve_move(&text("11-15")).unwrap();
-    // Queued for 60 s, then a search of 400 ms.
+    // Queued for 60 s, then a search of 400 ms, for its first move: that costs no time.
     let record = g.play_computer(mv, 60_000, 400).unwrap();
-    assert_eq!(record.black_ms, 10_000 - 400 - COMPUTER_MOVE_OVERHEAD_MS);
-    assert_eq!(g.flag_deadline_ms(), Some(70_000), "the person's clock runs as always");
+    assert_eq!(record.black_ms, 10_000);
+    assert_eq!(g.flag_deadline_ms(), None, "nor does the person's first move");
     let reply = g.resolve_move(&text("22-18")).unwrap();
     g.play(Color::White, reply, 61_000).unwrap();
+    assert_eq!(g.flag_deadline_ms(), None, "waiting for an engine never flags the computer");
+    // Queued for 60 s again, then a search of 400 ms.
+    let mv = g.position().legal_moves()[0];
+    let record = g.play_computer(mv, 121_000, 400).unwrap();
+    assert_eq!(record.black_ms, 10_000 - 400 - COMPUTER_MOVE_OVERHEAD_MS);
+    assert_eq!(g.flag_deadline_ms(), Some(131_000), "the person's clock runs as always");
+    let reply = g.position().legal_moves()[0];
+    g.play(Color::White, reply, 122_000).unwrap();
     // The charge is never more than the time since the turn began, nor all the time left.
     let mv = g.position().legal_moves()[0];
-    let record = g.play_computer(mv, 61_005, 400).unwrap();
+    let record = g.play_computer(mv, 122_005, 400).unwrap();
     assert_eq!(record.black_ms, 10_000 - 410 - 5);
     g.remaining_ms[1] = 30;
     let reply = g.position().legal_moves()[0];
-    g.play(Color::White, reply, 62_000).unwrap();
-    let record = g.play_computer(g.position().legal_moves()[0], 70_000, 25).unwrap();
+    g.play(Color::White, reply, 123_000).unwrap();
+    let record = g.play_computer(g.position().legal_moves()[0], 131_000, 25).unwrap();
     assert_eq!((record.black_ms, g.status), (1, Status::Playing));
     // A resignation while the computer thinks does not charge it for the wait either.
     let reply = g.position().legal_moves()[0];
-    g.play(Color::White, reply, 70_000).unwrap();
-    g.resign(Color::White, 90_000).unwrap();
+    g.play(Color::White, reply, 131_000).unwrap();
+    g.resign(Color::White, 151_000).unwrap();
     assert_eq!(g.remaining_ms[1], 1);
 }
 
@@ -80,7 +97,7 @@ fn snapshot_fields() {
     assert_eq!(game["legal"].as_array().map(Vec::len), Some(7));
     assert_eq!(
         game["clock"],
-        serde_json::json!({"base_ms": 60_000, "increment_ms": 0, "white_ms": 59_000, "black_ms": 59_000, "running": "white"})
+        serde_json::json!({"base_ms": 60_000, "increment_ms": 0, "white_ms": 60_000, "black_ms": 60_000, "running": null})
     );
     assert_eq!(game["players"]["black"], serde_json::json!({"kind": "human", "name": "Bea", "seated": true}));
     assert_eq!((game["result"].is_null(), game["draw_offer"].is_null()), (true, true));

@@ -1,0 +1,90 @@
+//! The site's game rules over real sockets: clocks that start with each side's first move.
+
+mod common;
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use checkers_server::{start, Config, GameLimits, Running};
+use common::{first_legal, move_message, Client};
+use serde_json::{json, Value};
+
+async fn server(db: &str, game_limits: GameLimits) -> Running {
+    let config = Config {
+        addr: "127.0.0.1:0".into(),
+        db: db.to_string(),
+        engine_threads: Some(1),
+        game_limits,
+        ..Config::default()
+    };
+    start(&config).await.expect("server starts")
+}
+
+fn sqlite_file(dir: &tempfile::TempDir) -> String {
+    dir.path().join("games.db").display().to_string()
+}
+
+/// A player's seat: their connection and token.
+struct Player {
+    client: Client,
+    token: String,
+}
+
+impl Player {
+    /// Plays the first legal move of `state`; returns the reply.
+    async fn play_first(&mut self, game: &str, state: &Value) -> Value {
+        let ply = state["ply"].as_u64().unwrap();
+        self.client.request(move_message(game, &self.token, &first_legal(state), ply)).await
+    }
+}
+
+/// An English game (Black moves first) between two clients from addresses of their own, with
+/// `clock` (`null` for none); returns Black, White and the game's id once both see it begin.
+async fn english_game(addr: SocketAddr, clock: Value) -> (Player, Player, String) {
+    let mut black = Client::connect_from(addr, 11).await;
+    let created = black
+        .request(json!({"t": "create", "opponent": "open", "color": "black", "clock": clock, "name": "Bea"}))
+        .await;
+    assert_eq!(created["t"], "seated", "{created}");
+    let game = created["game"].as_str().unwrap().to_string();
+    let mut white = Client::connect_from(addr, 12).await;
+    let joined = white.request(json!({"t": "join", "game": game, "name": "Will"})).await;
+    assert_eq!(joined["t"], "seated", "{joined}");
+    black.state_where(|g| g["status"] == "playing").await;
+    white.state_where(|g| g["status"] == "playing").await;
+    let seat = |client, reply: &Value| Player { client, token: reply["token"].as_str().unwrap().to_string() };
+    (seat(black, &created), seat(white, &joined), game)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_clock_starts_only_once_its_side_has_moved() {
+    let dir = tempfile::tempdir().unwrap();
+    let running = server(&sqlite_file(&dir), GameLimits::default()).await;
+    let (mut black, mut white, game) = english_game(running.addr, json!({"base": 10, "increment": 0})).await;
+    let mut watcher = Client::connect(running.addr).await;
+    watcher.request(json!({"t": "watch", "game": game})).await;
+    let state = watcher.state_at(0).await;
+    assert_eq!(state["clock"]["running"], Value::Null, "{state}");
+    // Each side thinks over its first move for longer than a second: it costs them nothing.
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    assert_eq!(black.play_first(&game, &state).await["t"], "ok");
+    let state = watcher.state_at(1).await;
+    assert_eq!(
+        (&state["clock"]["black_ms"], &state["clock"]["running"]),
+        (&json!(10_000), &Value::Null),
+        "{state}"
+    );
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    assert_eq!(white.play_first(&game, &state).await["t"], "ok");
+    let state = watcher.state_at(2).await;
+    assert_eq!(state["clock"]["white_ms"], json!(10_000), "{state}");
+    assert_eq!(state["clock"]["running"], "black", "{state}");
+    // From then on, Black's clock runs.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(black.play_first(&game, &state).await["t"], "ok");
+    let state = watcher.state_at(3).await;
+    let black_ms = state["clock"]["black_ms"].as_i64().unwrap();
+    assert!((1..=9_700).contains(&black_ms), "{state}");
+    assert_eq!(state["clock"]["running"], "white", "{state}");
+    running.stop().await.unwrap();
+}
