@@ -38,6 +38,8 @@ pub enum Command {
     Move { token_hash: String, request: MoveRequest, ply: Option<u32>, reply: Reply<u32> },
     Draw { token_hash: String, action: DrawAction, reply: Reply<()> },
     Resign { token_hash: String, reply: Reply<()> },
+    // A rule of the site's that a player invokes (see `SiteRule`).
+    Rule { token_hash: String, rule: SiteRule, reply: Reply<()> },
     // `client`: the address asking, whose game a rematch against the computer counts as.
     Rematch { token_hash: String, client: IpAddr, reply: Reply<Option<String>> },
     Pdn { reply: oneshot::Sender<PdnGame> },
@@ -55,6 +57,13 @@ pub struct JoinRequest {
     pub token_hash: String,
     pub name: Option<String>,
     pub invite_hash: Option<String>,
+}
+
+/// What a player asks of the site's rules of play (see `docs/protocol.md`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SiteRule {
+    /// Ends the game with no result, before both sides have moved.
+    Abort,
 }
 
 /// How to reach a game's actor: its commands, and the states it pushes.
@@ -319,6 +328,10 @@ impl Actor {
                 .await;
                 let _ = reply.send(result);
             }
+            Command::Rule { token_hash, rule, reply } => {
+                let result = self.site_rule(&token_hash, rule).await;
+                let _ = reply.send(result);
+            }
             Command::Rematch { token_hash, client, reply } => {
                 let result = self.rematch(&token_hash, client).await;
                 let _ = reply.send(result);
@@ -428,6 +441,15 @@ impl Actor {
         };
         let plies = self.game.ply() as usize;
         DrawAnswer::from_score(score, &position, plies) == DrawAnswer::Accept
+    }
+
+    async fn site_rule(&mut self, token_hash: &str, rule: SiteRule) -> Result<(), ApiError> {
+        let _color = self.seat(token_hash)?;
+        let mut next = self.game.clone();
+        match rule {
+            SiteRule::Abort => next.abort()?,
+        }
+        self.commit_row(next).await
     }
 
     async fn rematch(&mut self, token_hash: &str, client: IpAddr) -> Result<Option<String>, ApiError> {

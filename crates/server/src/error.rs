@@ -41,6 +41,8 @@ pub enum ErrorCode {
     /// The computer judged the offered draw and declined it.
     DrawDeclined,
     RematchRefused,
+    /// Both sides have moved: the game can no longer be aborted.
+    AbortRefused,
     /// The client already has as many games against the computer in play as it may.
     TooManyComputerGames,
     /// The database did not take the change; nothing was changed.
@@ -135,6 +137,7 @@ impl From<Refusal> for ApiError {
             Refusal::RematchTooEarly | Refusal::RematchArranged | Refusal::RematchNotHuman => {
                 ErrorCode::RematchRefused
             }
+            Refusal::TooLateToAbort => ErrorCode::AbortRefused,
         };
         ApiError::new(code, r.to_string())
     }

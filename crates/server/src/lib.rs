@@ -58,7 +58,7 @@
 //! WebSocket: every message is one JSON object with a type field `t`. A client message may
 //! carry an `id`, echoed as `re` in the reply. Clients `create` a game (against the
 //! `computer`, a `friend` who joins with the game's invitation, or an `open` seat in the
-//! lobby), `join`, `watch`, `move`, `draw` (`offer`, `accept`, `decline`), `resign`, ask for
+//! lobby), `join`, `watch`, `move`, `draw` (`offer`, `accept`, `decline`), `resign`, `abort`, ask for
 //! a `rematch`, follow the `lobby` or the `games`, and `ping`. The server answers `seated`,
 //! `watching`, `ok`, `rematch`, `pong` or `error` (with an [`ErrorCode`]), and pushes each
 //! watched game's `state`, the `lobby` and the `games` as they change. Client messages are at

@@ -108,6 +108,8 @@ pub enum Refusal {
     RematchArranged,
     #[error("only a player seated in the game can ask for a rematch")]
     RematchNotHuman,
+    #[error("both sides have moved: the game can no longer be aborted")]
+    TooLateToAbort,
 }
 
 /// Why a stored move cannot be replayed: the stored game is not one the rules allow.
@@ -203,7 +205,8 @@ pub fn reason_code(outcome: &Outcome) -> &'static str {
 /// and committing it.
 pub const COMPUTER_MOVE_OVERHEAD_MS: i64 = 10;
 
-/// The reason code of a game that ended before it began (its creator withdrew it).
+/// The reason code of a game that ended before it began: its creator withdrew it, or a player
+/// aborted it before both sides had moved. Stored as the game's `reason`, with result `*`.
 pub const ABORTED: &str = "aborted";
 
 #[derive(Clone, Debug)]
@@ -229,7 +232,8 @@ pub struct LiveGame {
     /// last move was played. `None` before the game begins.
     pub turn_began_ms: Option<i64>,
     pub status: Status,
-    /// Withdrawn before anyone joined (no winner, no rules outcome).
+    /// Withdrawn before anyone joined, or aborted by a player before both sides had moved (no
+    /// winner, no rules outcome, never rated).
     pub aborted: bool,
     pub draw_offer: Option<Color>,
     pub rematch_offers: [bool; 2],
@@ -652,5 +656,6 @@ pub fn parse_hub(position: &Position, text: &str) -> Option<Move> {
     position.find_move(squares[0], squares[1], captured)
 }
 
+mod site;
 #[cfg(test)]
 mod tests;

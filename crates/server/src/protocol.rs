@@ -86,6 +86,11 @@ pub enum ClientMessage {
         game: String,
         token: String,
     },
+    /// Ends the game with no result, before both sides have moved.
+    Abort {
+        game: String,
+        token: String,
+    },
     Lobby,
     Games,
     Ping,
@@ -501,7 +506,12 @@ impl<'a> GameState<'a> {
             PlayerState { kind, name: seat.name.clone(), level, seated }
         };
         let (result, reason, message, winner) = if game.aborted {
-            (Some("*"), Some(ABORTED), Some("The game was withdrawn before it began".to_string()), None)
+            let message = if game.seats.iter().all(Seat::is_taken) {
+                "The game was aborted before both sides had moved"
+            } else {
+                "The game was withdrawn before it began"
+            };
+            (Some("*"), Some(ABORTED), Some(message.to_string()), None)
         } else {
             match game.outcome() {
                 Some(o) => (

@@ -15,7 +15,7 @@ use std::time::Duration;
 use checkers_rules::{Color, Game, Position, Variant};
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
 
-use crate::actor::{Actor, Command, GameHandle, JoinRequest};
+use crate::actor::{Actor, Command, GameHandle, JoinRequest, SiteRule};
 use crate::computer::ComputerPool;
 use crate::error::{ApiError, ErrorCode};
 use crate::lifecycle::{release_freed_memory, shrink, ClientKey, GameLimits, Ledger};
@@ -357,6 +357,12 @@ impl Registry {
     pub async fn resign(self: &Arc<Self>, id: &str, token: &str) -> Result<(), ApiError> {
         let (reply, rx) = oneshot::channel();
         self.send(id, Command::Resign { token_hash: hash_token(token), reply }, rx).await?
+    }
+
+    /// Invokes a rule of the site's for the seat `token` holds (see [`SiteRule`]).
+    pub async fn site_rule(self: &Arc<Self>, id: &str, token: &str, rule: SiteRule) -> Result<(), ApiError> {
+        let (reply, rx) = oneshot::channel();
+        self.send(id, Command::Rule { token_hash: hash_token(token), rule, reply }, rx).await?
     }
 
     /// Asks for a rematch for the client at `client`; returns the new game's id once both

@@ -11,6 +11,7 @@ use serde_json::Value;
 use tokio::sync::{broadcast, watch};
 use tokio_tungstenite::tungstenite;
 
+use crate::actor::SiteRule;
 use crate::error::{ApiError, ErrorCode};
 use crate::limits::{TokenBucket, WS_MAX_STRIKES, WS_MESSAGES, WS_PENALTY};
 use crate::live::{color_name, ClockSpec, MoveRequest, MAX_BASE_MS, MAX_INCREMENT_MS};
@@ -295,6 +296,10 @@ async fn dispatch(
         }
         ClientMessage::Resign { game, token } => {
             registry.resign(&game, &token).await?;
+            Ok(vec![ok()])
+        }
+        ClientMessage::Abort { game, token } => {
+            registry.site_rule(&game, &token, SiteRule::Abort).await?;
             Ok(vec![ok()])
         }
         ClientMessage::Rematch { game, token } => {

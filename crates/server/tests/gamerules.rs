@@ -1,4 +1,5 @@
-//! The site's game rules over real sockets: clocks that start with each side's first move.
+//! The site's game rules over real sockets: clocks that start with each side's first move;
+//! abort before both sides have moved.
 
 mod common;
 
@@ -36,11 +37,19 @@ impl Player {
         let ply = state["ply"].as_u64().unwrap();
         self.client.request(move_message(game, &self.token, &first_legal(state), ply)).await
     }
+
+    /// Sends `message` about `game` with the seat's token; returns the reply.
+    async fn send(&mut self, mut message: Value, game: &str) -> Value {
+        message["game"] = json!(game);
+        message["token"] = json!(self.token);
+        self.client.request(message).await
+    }
 }
 
 /// An English game (Black moves first) between two clients from addresses of their own, with
-/// `clock` (`null` for none); returns Black, White and the game's id once both see it begin.
-async fn english_game(addr: SocketAddr, clock: Value) -> (Player, Player, String) {
+/// `clock` (`null` for none); returns Black, White, the game's id and its first state once
+/// both see it begin.
+async fn english_game(addr: SocketAddr, clock: Value) -> (Player, Player, String, Value) {
     let mut black = Client::connect_from(addr, 11).await;
     let created = black
         .request(json!({"t": "create", "opponent": "open", "color": "black", "clock": clock, "name": "Bea"}))
@@ -51,16 +60,17 @@ async fn english_game(addr: SocketAddr, clock: Value) -> (Player, Player, String
     let joined = white.request(json!({"t": "join", "game": game, "name": "Will"})).await;
     assert_eq!(joined["t"], "seated", "{joined}");
     black.state_where(|g| g["status"] == "playing").await;
-    white.state_where(|g| g["status"] == "playing").await;
+    let state = white.state_where(|g| g["status"] == "playing").await;
     let seat = |client, reply: &Value| Player { client, token: reply["token"].as_str().unwrap().to_string() };
-    (seat(black, &created), seat(white, &joined), game)
+    (seat(black, &created), seat(white, &joined), game, state)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_clock_starts_only_once_its_side_has_moved() {
     let dir = tempfile::tempdir().unwrap();
     let running = server(&sqlite_file(&dir), GameLimits::default()).await;
-    let (mut black, mut white, game) = english_game(running.addr, json!({"base": 10, "increment": 0})).await;
+    let (mut black, mut white, game, _) =
+        english_game(running.addr, json!({"base": 10, "increment": 0})).await;
     let mut watcher = Client::connect(running.addr).await;
     watcher.request(json!({"t": "watch", "game": game})).await;
     let state = watcher.state_at(0).await;
@@ -86,5 +96,46 @@ async fn a_clock_starts_only_once_its_side_has_moved() {
     let black_ms = state["clock"]["black_ms"].as_i64().unwrap();
     assert!((1..=9_700).contains(&black_ms), "{state}");
     assert_eq!(state["clock"]["running"], "white", "{state}");
+    running.stop().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn either_player_aborts_before_both_have_moved_and_everyone_is_told() {
+    let dir = tempfile::tempdir().unwrap();
+    let running = server(&sqlite_file(&dir), GameLimits::default()).await;
+    let (mut black, mut white, game, _) =
+        english_game(running.addr, json!({"base": 60, "increment": 0})).await;
+    let mut watcher = Client::connect(running.addr).await;
+    watcher.request(json!({"t": "watch", "game": game})).await;
+    let state = watcher.state_at(0).await;
+    assert_eq!(black.play_first(&game, &state).await["t"], "ok");
+    watcher.state_at(1).await;
+    // White has not moved yet: either may abort.
+    assert_eq!(white.send(json!({"t": "abort"}), &game).await["t"], "ok");
+    for client in [&mut watcher, &mut black.client] {
+        let end = client.state_where(|g| g["status"] == "finished").await;
+        assert_eq!(
+            (&end["result"], &end["reason"], &end["winner"], &end["message"]),
+            (
+                &json!("*"),
+                &json!("aborted"),
+                &Value::Null,
+                &json!("The game was aborted before both sides had moved")
+            ),
+        );
+    }
+    let stored = running.registry.store().load_game(&game).await.unwrap().expect("the game is kept");
+    assert!(stored.aborted && stored.outcome().is_none(), "stored as aborted, with no result");
+
+    // Once both have moved, abort is refused and nothing changes.
+    let (mut black, mut white, game, state) = english_game(running.addr, Value::Null).await;
+    black.play_first(&game, &state).await;
+    let state = white.client.state_at(1).await;
+    white.play_first(&game, &state).await;
+    let refused = black.send(json!({"t": "abort"}), &game).await;
+    assert_eq!((&refused["t"], &refused["code"]), (&json!("error"), &json!("abort_refused")), "{refused}");
+    let state = white.client.request(json!({"t": "watch", "game": game})).await;
+    assert_eq!(state["t"], "watching");
+    assert_eq!(white.client.state_where(|_| true).await["status"], "playing");
     running.stop().await.unwrap();
 }

@@ -168,3 +168,17 @@ fn draw_offer_accept_and_rematch_swaps_seats() {
     assert_eq!(next.status, Status::Playing);
     assert_eq!(g.rematch_game.as_deref(), Some("r"));
 }
+
+#[test]
+fn a_game_can_be_aborted_until_both_sides_have_moved() {
+    let mut g = two_humans(Some(ClockSpec { base_ms: 60_000, increment_ms: 0 }));
+    g.play(Color::Black, g.resolve_move(&text("11-15")).unwrap(), 2_000).unwrap();
+    let mut aborted = g.clone();
+    aborted.abort().unwrap();
+    assert_eq!((aborted.status, aborted.aborted, aborted.outcome()), (Status::Finished, true, None));
+    assert_eq!(aborted.abort(), Err(Refusal::GameOver));
+    g.play(Color::White, g.resolve_move(&text("23-19")).unwrap(), 3_000).unwrap();
+    assert!(!g.abortable());
+    assert_eq!(g.abort(), Err(Refusal::TooLateToAbort));
+    assert_eq!(g.status, Status::Playing);
+}
