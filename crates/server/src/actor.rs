@@ -21,6 +21,7 @@ use crate::computer::{Judgements, ThinkClock, Thought};
 use crate::error::ApiError;
 use crate::live::{side, LiveGame, MoveRequest, PlayerKind, Refusal, Status};
 use crate::pdn::game_record;
+use crate::presence::Presence;
 use crate::protocol::{state_text, DrawAction, ServerMessage};
 use crate::registry::Registry;
 use crate::store::now_ms;
@@ -64,6 +65,8 @@ pub struct JoinRequest {
 pub enum SiteRule {
     /// Ends the game with no result, before both sides have moved.
     Abort,
+    /// Claims a timed game the opponent has left: a win, or a draw if `draw`.
+    Claim { draw: bool },
 }
 
 /// How to reach a game's actor: its commands, and the states it pushes.
@@ -71,6 +74,8 @@ pub enum SiteRule {
 pub struct GameHandle {
     pub commands: mpsc::Sender<Command>,
     pub updates: broadcast::Sender<Arc<str>>,
+    /// The seated players' connections following the game.
+    pub presence: Arc<Presence>,
 }
 
 /// Sleeps until a wall-clock time (ms since the epoch); never wakes for `None`.
@@ -100,6 +105,9 @@ pub struct Actor {
     judgements: Judgements,
     /// The game has been deleted (it expired): the actor stops.
     deleted: bool,
+    presence: Arc<Presence>,
+    /// Since when each seat, White's then Black's, has had no connection following the game.
+    absent_since_ms: [Option<i64>; 2],
 }
 
 impl Actor {
@@ -108,12 +116,21 @@ impl Actor {
     pub fn new(registry: Arc<Registry>, game: LiveGame) -> (Actor, GameHandle, mpsc::Receiver<Command>) {
         let (commands, receiver) = mpsc::channel(64);
         let (updates, _) = broadcast::channel(16);
-        let handle = GameHandle { commands, updates: updates.clone() };
-        (
-            Actor { registry, game, updates, think: None, judgements: Judgements::default(), deleted: false },
-            handle,
-            receiver,
-        )
+        let presence = Arc::new(Presence::default());
+        let handle = GameHandle { commands, updates: updates.clone(), presence: presence.clone() };
+        // Nobody follows the game yet: both players are away from the start.
+        let now = now_ms();
+        let actor = Actor {
+            registry,
+            game,
+            updates,
+            think: None,
+            judgements: Judgements::default(),
+            deleted: false,
+            presence,
+            absent_since_ms: [Some(now), Some(now)],
+        };
+        (actor, handle, receiver)
     }
 
     pub fn game(&self) -> &LiveGame {
@@ -136,6 +153,8 @@ impl Actor {
                     }
                 }
                 _ = sleep_until_ms(deadline) => self.flag_fall().await,
+                _ = self.presence.changed() => self.presence_changed(),
+                _ = sleep_until_ms(self.next_gone_ms()) => self.update_gone(),
                 thought = wait_for_move(&mut self.think) => {
                     let ply = self.think.take().map(|(ply, _)| ply);
                     self.computer_move(ply, thought).await;
@@ -159,6 +178,51 @@ impl Actor {
             && self.think.is_none()
             && self.game.flag_deadline_ms().is_none()
             && self.game.computer_to_move().is_none()
+    }
+
+    /// Takes note of the players' connections coming and going.
+    fn presence_changed(&mut self) {
+        let now = now_ms();
+        for (absent, connected) in self.absent_since_ms.iter_mut().zip(self.presence.connected()) {
+            *absent = match (connected, *absent) {
+                (true, _) => None,
+                (false, since) => Some(since.unwrap_or(now)),
+            };
+        }
+        self.update_gone();
+    }
+
+    /// The player gone long enough to be claimed against, if any, at `now_ms`: away while
+    /// the opponent is there.
+    fn gone_at(&self, now_ms: i64) -> Option<Color> {
+        let claim_after = i64::try_from(self.registry.limits.claim_after.as_millis()).unwrap_or(i64::MAX);
+        [Color::White, Color::Black].into_iter().find(|&color| {
+            let away = self.absent_since_ms[side(color)].is_some_and(|since| now_ms - since >= claim_after);
+            away && self.absent_since_ms[side(color.opponent())].is_none()
+                && self.game.claimable_against(color)
+        })
+    }
+
+    /// When a player away now will have been gone long enough to be claimed against.
+    fn next_gone_ms(&self) -> Option<i64> {
+        if self.game.gone.is_some() {
+            return None;
+        }
+        let claim_after = i64::try_from(self.registry.limits.claim_after.as_millis()).unwrap_or(i64::MAX);
+        let away = self.absent_since_ms.iter().zip([Color::White, Color::Black]);
+        away.filter(|(_, color)| self.game.claimable_against(*color))
+            .filter_map(|(since, _)| since.map(|since| since.saturating_add(claim_after)))
+            .min()
+    }
+
+    /// Tells everyone following the game when a player is gone long enough to be claimed
+    /// against, and when they are back.
+    fn update_gone(&mut self) {
+        let gone = self.gone_at(now_ms());
+        if gone != self.game.gone {
+            self.game.gone = gone;
+            self.publish();
+        }
     }
 
     fn publish(&mut self) {
@@ -444,10 +508,14 @@ impl Actor {
     }
 
     async fn site_rule(&mut self, token_hash: &str, rule: SiteRule) -> Result<(), ApiError> {
-        let _color = self.seat(token_hash)?;
+        let color = self.seat(token_hash)?;
         let mut next = self.game.clone();
         match rule {
             SiteRule::Abort => next.abort()?,
+            SiteRule::Claim { draw } => {
+                next.gone = self.gone_at(now_ms());
+                next.claim(color, draw, now_ms())?;
+            }
         }
         self.commit_row(next).await
     }

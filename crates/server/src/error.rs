@@ -43,6 +43,8 @@ pub enum ErrorCode {
     RematchRefused,
     /// Both sides have moved: the game can no longer be aborted.
     AbortRefused,
+    /// The opponent has not left the game (long enough), or the game cannot be claimed.
+    ClaimRefused,
     /// The client already has as many games against the computer in play as it may.
     TooManyComputerGames,
     /// The database did not take the change; nothing was changed.
@@ -138,6 +140,7 @@ impl From<Refusal> for ApiError {
                 ErrorCode::RematchRefused
             }
             Refusal::TooLateToAbort => ErrorCode::AbortRefused,
+            Refusal::NothingToClaim => ErrorCode::ClaimRefused,
         };
         ApiError::new(code, r.to_string())
     }

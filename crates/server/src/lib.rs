@@ -35,6 +35,7 @@
 //! | [`store`] | the database: migrations, group commit, loading games back, the list of games from its index, errors that never show the password |
 //! | `database_url` | what follows `--db` made a URL, and shown back without its password |
 //! | [`computer`] | the engine's workers: per-client queues taken in turn, short and long searches, the computer's clock charged for its search only, the cap on games against it |
+//! | `presence` | which seated players follow their game: connections counted per seat, for claims against a player who left |
 //! | [`pdn`], [`token`] | PDN export; seat tokens, invitations and game ids |
 //! | [`rating`] | Glicko-2 ratings and speed classes, as pure arithmetic (not yet used by the server) |
 //! | [`pairing`] | quick-pairing pools: who waits and who is paired with whom, as pure logic (not yet used by the server) |
@@ -58,7 +59,8 @@
 //! WebSocket: every message is one JSON object with a type field `t`. A client message may
 //! carry an `id`, echoed as `re` in the reply. Clients `create` a game (against the
 //! `computer`, a `friend` who joins with the game's invitation, or an `open` seat in the
-//! lobby), `join`, `watch`, `move`, `draw` (`offer`, `accept`, `decline`), `resign`, `abort`, ask for
+//! lobby), `join`, `watch`, `move`, `draw` (`offer`, `accept`, `decline`), `resign`,
+//! `abort` (before both sides have moved), `claim` (a timed game the opponent left), ask for
 //! a `rematch`, follow the `lobby` or the `games`, and `ping`. The server answers `seated`,
 //! `watching`, `ok`, `rematch`, `pong` or `error` (with an [`ErrorCode`]), and pushes each
 //! watched game's `state`, the `lobby` and the `games` as they change. Client messages are at
@@ -75,6 +77,7 @@ pub mod limits;
 pub mod live;
 pub mod pairing;
 pub mod pdn;
+mod presence;
 pub mod protocol;
 pub mod rating;
 pub mod registry;

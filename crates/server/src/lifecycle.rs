@@ -21,6 +21,9 @@ pub const INVITE_EXPIRY: Duration = Duration::from_secs(24 * 3600);
 /// How long a game nobody follows and where nothing runs (no clock, no computer to move) stays
 /// in memory; it is loaded again from the database when asked for.
 pub const IDLE_UNLOAD: Duration = Duration::from_secs(600);
+/// How long a player must have been gone from a timed game (every connection of theirs
+/// closed) before the opponent may claim it.
+pub const CLAIM_AFTER: Duration = Duration::from_secs(30);
 
 const HOUR_MS: i64 = 3600 * 1000;
 
@@ -43,8 +46,8 @@ pub fn shrink<K: Eq + std::hash::Hash, V>(map: &mut HashMap<K, V>) {
     }
 }
 
-/// The quotas and lifetimes of games (the constants above unless configured otherwise, as
-/// tests do to see games expire in seconds).
+/// The quotas and lifetimes of games, and how long a player may be gone before a claim (the
+/// constants above unless configured otherwise, as tests do to see games expire in seconds).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameLimits {
     pub games_per_hour: u32,
@@ -52,6 +55,7 @@ pub struct GameLimits {
     pub open_game_expiry: Duration,
     pub invite_expiry: Duration,
     pub idle_unload: Duration,
+    pub claim_after: Duration,
 }
 
 impl Default for GameLimits {
@@ -62,6 +66,7 @@ impl Default for GameLimits {
             open_game_expiry: OPEN_GAME_EXPIRY,
             invite_expiry: INVITE_EXPIRY,
             idle_unload: IDLE_UNLOAD,
+            claim_after: CLAIM_AFTER,
         }
     }
 }

@@ -110,6 +110,8 @@ pub enum Refusal {
     RematchNotHuman,
     #[error("both sides have moved: the game can no longer be aborted")]
     TooLateToAbort,
+    #[error("only a timed game whose opponent has left it, after both sides have moved, can be claimed")]
+    NothingToClaim,
 }
 
 /// Why a stored move cannot be replayed: the stored game is not one the rules allow.
@@ -205,6 +207,9 @@ pub fn reason_code(outcome: &Outcome) -> &'static str {
 /// and committing it.
 pub const COMPUTER_MOVE_OVERHEAD_MS: i64 = 10;
 
+/// The reason code of a game its opponent claimed after a player left it.
+pub const ABANDONED: &str = "abandoned";
+
 /// The reason code of a game that ended before it began: its creator withdrew it, or a player
 /// aborted it before both sides had moved. Stored as the game's `reason`, with result `*`.
 pub const ABORTED: &str = "aborted";
@@ -236,6 +241,12 @@ pub struct LiveGame {
     /// winner, no rules outcome, never rated).
     pub aborted: bool,
     pub draw_offer: Option<Color>,
+    /// A player gone from the game long enough for the opponent to claim it (see
+    /// [`LiveGame::claim`]): kept up to date by the game's actor, which knows who is
+    /// connected; never stored.
+    pub gone: Option<Color>,
+    /// The player who left the game, when the opponent claimed it (a win, or a draw).
+    pub abandoned_by: Option<Color>,
     pub rematch_offers: [bool; 2],
     pub rematch_game: Option<String>,
     pub rematch_of: Option<String>,
@@ -267,6 +278,8 @@ impl LiveGame {
             status: Status::Waiting,
             aborted: false,
             draw_offer: None,
+            gone: None,
+            abandoned_by: None,
             rematch_offers: [false, false],
             rematch_game: None,
             rematch_of: None,
@@ -330,6 +343,7 @@ impl LiveGame {
         self.status = Status::Finished;
         self.turn_started_ms = None;
         self.draw_offer = None;
+        self.gone = None;
         self.listed = false;
     }
 

@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use crate::error::{ApiError, ErrorCode};
 use crate::live::{
-    color_name, reason_code, result_text, ClockSpec, LiveGame, PlayerKind, Seat, Status, ABORTED,
+    color_name, reason_code, result_text, ClockSpec, LiveGame, PlayerKind, Seat, Status, ABANDONED, ABORTED,
 };
 use crate::store::GameSummary;
 
@@ -90,6 +90,13 @@ pub enum ClientMessage {
     Abort {
         game: String,
         token: String,
+    },
+    /// Claims a timed game the opponent has left: a win, or a draw if `draw`.
+    Claim {
+        game: String,
+        token: String,
+        #[serde(default)]
+        draw: bool,
     },
     Lobby,
     Games,
@@ -400,6 +407,7 @@ pub struct GameState<'a> {
     clock: Option<ClockState>,
     players: Players,
     draw_offer: Option<&'static str>,
+    gone: Option<&'static str>,
     rematch_offers: RematchOffers,
     rematch_game: Option<&'a str>,
     rematch_of: Option<&'a str>,
@@ -512,6 +520,13 @@ impl<'a> GameState<'a> {
                 "The game was withdrawn before it began"
             };
             (Some("*"), Some(ABORTED), Some(message.to_string()), None)
+        } else if let (Some(left), Some(o)) = (game.abandoned_by, game.outcome()) {
+            let message = match o.winner() {
+                Some(winner) => format!("{} wins: {} left the game", winner.name(), left.name()),
+                None => format!("Draw: {} left the game", left.name()),
+            };
+            let result = result_text(position.variant(), Some(o));
+            (Some(result), Some(ABANDONED), Some(message), o.winner().map(color_name))
         } else {
             match game.outcome() {
                 Some(o) => (
@@ -538,6 +553,7 @@ impl<'a> GameState<'a> {
             clock,
             players: Players { white: player(&game.seats[0]), black: player(&game.seats[1]) },
             draw_offer: game.draw_offer.map(color_name),
+            gone: game.gone.map(color_name),
             rematch_offers: RematchOffers { white: game.rematch_offers[0], black: game.rematch_offers[1] },
             rematch_game: game.rematch_game.as_deref(),
             rematch_of: game.rematch_of.as_deref(),

@@ -20,6 +20,7 @@ use crate::computer::ComputerPool;
 use crate::error::{ApiError, ErrorCode};
 use crate::lifecycle::{release_freed_memory, shrink, ClientKey, GameLimits, Ledger};
 use crate::live::{side, ClockSpec, LiveGame, MoveRequest, Seat, Status};
+use crate::presence::SeatPresence;
 use crate::protocol::{DrawAction, Listing, LobbyEntry};
 use crate::review::{Reviewed, Reviews};
 use crate::store::{now_ms, GameSummary, ListCursor, Store, StoreError};
@@ -317,12 +318,13 @@ impl Registry {
     }
 
     /// Subscribes to a game's updates; returns them with the current state and the seat the
-    /// token holds, if any.
+    /// token holds, if any, with its player counted as there while the guard lives.
     pub async fn watch(
         self: &Arc<Self>,
         id: &str,
         token: Option<&str>,
-    ) -> Result<(broadcast::Receiver<Arc<str>>, Arc<str>, Option<Color>), ApiError> {
+    ) -> Result<(broadcast::Receiver<Arc<str>>, Arc<str>, Option<Color>, Option<SeatPresence>), ApiError>
+    {
         let handle = self.handle(id).await?;
         let updates = handle.updates.subscribe();
         let (reply, rx) = oneshot::channel();
@@ -334,7 +336,9 @@ impl Registry {
             }
             None => None,
         };
-        Ok((updates, state, seat))
+        // A seated player following the game is there for it (see `presence`).
+        let presence = seat.map(|color| handle.presence.enter(color));
+        Ok((updates, state, seat, presence))
     }
 
     /// Plays a move for the seat `token` holds. Returns the new ply count once committed.

@@ -15,6 +15,7 @@ use crate::actor::SiteRule;
 use crate::error::{ApiError, ErrorCode};
 use crate::limits::{TokenBucket, WS_MAX_STRIKES, WS_MESSAGES, WS_PENALTY};
 use crate::live::{color_name, ClockSpec, MoveRequest, MAX_BASE_MS, MAX_INCREMENT_MS};
+use crate::presence::SeatPresence;
 use crate::protocol::{
     peek_request_id, read_client_message, ClientMessage, ClockRequest, Listed, Listing, OpponentKind,
     ServerMessage,
@@ -70,9 +71,16 @@ fn close_frame_for(error: axum::Error) -> Option<CloseFrame> {
     Some(CloseFrame { code, reason: reason.into() })
 }
 
+/// The game a connection follows: its updates, and the seat's presence when a player of the
+/// game follows it (the player is there while this lives).
+struct Followed {
+    updates: broadcast::Receiver<Arc<str>>,
+    _presence: Option<SeatPresence>,
+}
+
 /// What the connection is subscribed to.
 struct Subscriptions {
-    game: Option<(String, broadcast::Receiver<Arc<str>>)>,
+    game: Option<Followed>,
     lobby: Option<watch::Receiver<Arc<Listing<crate::protocol::LobbyEntry>>>>,
     games: Option<watch::Receiver<Arc<Listing<crate::store::GameSummary>>>>,
 }
@@ -147,11 +155,9 @@ pub async fn serve_socket(socket: WebSocket, registry: Arc<Registry>, client: Ip
     }
 }
 
-async fn next_game_update(
-    sub: &mut Option<(String, broadcast::Receiver<Arc<str>>)>,
-) -> Result<Arc<str>, broadcast::error::RecvError> {
+async fn next_game_update(sub: &mut Option<Followed>) -> Result<Arc<str>, broadcast::error::RecvError> {
     match sub.as_mut() {
-        Some((_, rx)) => rx.recv().await,
+        Some(followed) => followed.updates.recv().await,
         None => std::future::pending().await,
     }
 }
@@ -228,8 +234,8 @@ async fn subscribe(
     token: Option<&str>,
     re: &Value,
 ) -> Result<Vec<String>, ApiError> {
-    let (rx, state, seat) = registry.watch(id, token).await?;
-    subs.game = Some((id.to_string(), rx));
+    let (rx, state, seat, presence) = registry.watch(id, token).await?;
+    subs.game = Some(Followed { updates: rx, _presence: presence });
     let watching = ServerMessage::Watching { re, game: id, color: seat.map(color_name) };
     Ok(vec![watching.to_text(), state.to_string()])
 }
@@ -300,6 +306,10 @@ async fn dispatch(
         }
         ClientMessage::Abort { game, token } => {
             registry.site_rule(&game, &token, SiteRule::Abort).await?;
+            Ok(vec![ok()])
+        }
+        ClientMessage::Claim { game, token, draw } => {
+            registry.site_rule(&game, &token, SiteRule::Claim { draw }).await?;
             Ok(vec![ok()])
         }
         ClientMessage::Rematch { game, token } => {

@@ -1,13 +1,14 @@
 //! The site's game rules over real sockets: clocks that start with each side's first move;
-//! abort before both sides have moved.
+//! abort before both sides have moved; claims against a player gone from a timed game, on
+//! SQLite and PostgreSQL.
 
 mod common;
 
 use std::net::SocketAddr;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use checkers_server::{start, Config, GameLimits, Running};
-use common::{first_legal, move_message, Client};
+use common::{first_legal, move_message, Client, PgSchema};
 use serde_json::{json, Value};
 
 async fn server(db: &str, game_limits: GameLimits) -> Running {
@@ -138,4 +139,69 @@ async fn either_player_aborts_before_both_have_moved_and_everyone_is_told() {
     assert_eq!(state["t"], "watching");
     assert_eq!(white.client.state_where(|_| true).await["status"], "playing");
     running.stop().await.unwrap();
+}
+
+/// How long a player must be gone before a claim, in the claim tests.
+const CLAIM_AFTER: Duration = Duration::from_secs(2);
+
+/// White, who has moved, leaves; Black sees White gone once [`CLAIM_AFTER`] has passed, not
+/// before, and not once White is back.
+async fn white_leaves(addr: SocketAddr, game: &str, black: &mut Player, white: Player) -> Player {
+    white.client.close().await;
+    let left = Instant::now();
+    let refused = black.send(json!({"t": "claim"}), game).await;
+    assert_eq!(refused["code"], "claim_refused", "too early: {refused}");
+    let state = black.client.state_where(|g| g["gone"] == "white").await;
+    assert!(left.elapsed() >= CLAIM_AFTER, "gone after {:?}", left.elapsed());
+    assert_eq!(state["status"], "playing");
+    // White comes back: no longer gone.
+    let mut client = Client::connect_from(addr, 12).await;
+    client.request(json!({"t": "watch", "game": game, "token": white.token})).await;
+    black.client.state_where(|g| g["gone"].is_null()).await;
+    Player { client, token: white.token }
+}
+
+async fn claims(db: &str) {
+    let limits = GameLimits { claim_after: CLAIM_AFTER, ..GameLimits::default() };
+    let running = server(db, limits).await;
+    let addr = running.addr;
+    for draw in [true, false] {
+        let (mut black, mut white, game, state) =
+            english_game(addr, json!({"base": 60, "increment": 0})).await;
+        black.play_first(&game, &state).await;
+        let state = white.client.state_at(1).await;
+        white.play_first(&game, &state).await;
+        let white = white_leaves(addr, &game, &mut black, white).await;
+        white.client.close().await;
+        black.client.state_where(|g| g["gone"] == "white").await;
+        let mut watcher = Client::connect(addr).await;
+        watcher.request(json!({"t": "watch", "game": game})).await;
+        assert_eq!(black.send(json!({"t": "claim", "draw": draw}), &game).await["t"], "ok");
+        let end = watcher.state_where(|g| g["status"] == "finished").await;
+        let expected = if draw {
+            json!(["1/2-1/2", null, "Draw: White left the game"])
+        } else {
+            json!(["1-0", "black", "Black wins: White left the game"])
+        };
+        assert_eq!(json!([end["result"], end["winner"], end["message"]]), expected, "{end}");
+        assert_eq!(end["reason"], "abandoned");
+        let stored = running.registry.store().load_game(&game).await.unwrap().expect("the game is kept");
+        assert_eq!(stored.abandoned_by, Some(checkers_rules::Color::White));
+        let stored = checkers_server::protocol::GameState::of(&stored, 0);
+        let stored: Value = serde_json::to_value(&stored).unwrap();
+        assert_eq!(json!([stored["result"], stored["winner"], stored["message"]]), expected, "{stored}");
+    }
+    running.stop().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_a_player_gone_from_a_timed_game_is_claimed_against() {
+    let dir = tempfile::tempdir().unwrap();
+    claims(&sqlite_file(&dir)).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_a_player_gone_from_a_timed_game_is_claimed_against() {
+    let Some(schema) = PgSchema::new().await else { return };
+    claims(&schema.url).await;
 }

@@ -29,6 +29,11 @@ pub struct Args {
     #[arg(long, value_name = "SECONDS", default_value_t = GameLimits::default().invite_expiry.as_secs(),
           value_parser = clap::value_parser!(u64).range(1..))]
     expire_invites_after: u64,
+    /// Seconds a player must be gone from a timed game (every connection closed) before the
+    /// opponent may claim it.
+    #[arg(long, value_name = "SECONDS", default_value_t = GameLimits::default().claim_after.as_secs(),
+          value_parser = clap::value_parser!(u64).range(1..))]
+    claim_after: u64,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -41,6 +46,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         game_limits: GameLimits {
             open_game_expiry: Duration::from_secs(args.expire_open_after),
             invite_expiry: Duration::from_secs(args.expire_invites_after),
+            claim_after: Duration::from_secs(args.claim_after),
             ..GameLimits::default()
         },
     })

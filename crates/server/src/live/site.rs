@@ -1,7 +1,9 @@
 //! The site's own rules of play, beside the rules of the game: aborting a game before both
-//! sides have moved.
+//! sides have moved, claiming a timed game the opponent has left.
 
-use super::{LiveGame, Refusal, Status};
+use checkers_rules::Color;
+
+use super::{side, LiveGame, PlayerKind, Refusal, Status};
 
 impl LiveGame {
     /// Whether the game may still be aborted: it has not begun, or not both sides have moved.
@@ -23,6 +25,36 @@ impl LiveGame {
             return Err(Refusal::TooLateToAbort);
         }
         self.aborted = true;
+        self.finish();
+        Ok(())
+    }
+}
+
+impl LiveGame {
+    /// Whether `color`'s player, once gone long enough, may be claimed against: the game is
+    /// timed and in play, both sides have moved, and both players are people.
+    pub fn claimable_against(&self, color: Color) -> bool {
+        self.status == Status::Playing
+            && self.clock.is_some()
+            && self.both_moved()
+            && self.seats[side(color)].kind == PlayerKind::Human
+            && self.seats[side(color.opponent())].kind == PlayerKind::Human
+    }
+
+    /// `color` claims the game its opponent has left ([`LiveGame::gone`]): a win, or a draw
+    /// if `draw`.
+    pub fn claim(&mut self, color: Color, draw: bool, now_ms: i64) -> Result<(), Refusal> {
+        self.require_playing()?;
+        if self.check_flag(now_ms) {
+            return Err(Refusal::GameOver);
+        }
+        let left = color.opponent();
+        if self.gone != Some(left) || !self.claimable_against(left) {
+            return Err(Refusal::NothingToClaim);
+        }
+        self.stop_clock(now_ms);
+        let _ = if draw { self.game.agree_draw() } else { self.game.resign(left) };
+        self.abandoned_by = Some(left);
         self.finish();
         Ok(())
     }

@@ -182,3 +182,30 @@ fn a_game_can_be_aborted_until_both_sides_have_moved() {
     assert_eq!(g.abort(), Err(Refusal::TooLateToAbort));
     assert_eq!(g.status, Status::Playing);
 }
+
+#[test]
+fn a_timed_game_the_opponent_left_is_claimed_as_a_win_or_a_draw() {
+    let mut g = two_humans(Some(ClockSpec { base_ms: 60_000, increment_ms: 0 }));
+    g.play(Color::Black, g.resolve_move(&text("11-15")).unwrap(), 2_000).unwrap();
+    // Before both sides have moved, a game is aborted, not claimed.
+    g.gone = Some(Color::White);
+    assert!(!g.claimable_against(Color::White));
+    assert_eq!(g.claim(Color::Black, false, 2_500), Err(Refusal::NothingToClaim));
+    g.play(Color::White, g.resolve_move(&text("23-19")).unwrap(), 3_000).unwrap();
+    assert!(g.claimable_against(Color::White));
+    g.gone = None;
+    assert_eq!(g.claim(Color::Black, false, 4_000), Err(Refusal::NothingToClaim), "nobody has left");
+    g.gone = Some(Color::White);
+    assert_eq!(g.claim(Color::White, false, 4_000), Err(Refusal::NothingToClaim), "only the one who stayed");
+    let mut draw = g.clone();
+    draw.claim(Color::Black, true, 4_000).unwrap();
+    assert_eq!((draw.status, draw.abandoned_by), (Status::Finished, Some(Color::White)));
+    assert_eq!(draw.outcome().map(|o| o.winner()), Some(None));
+    assert_eq!(draw.remaining_ms, [60_000, 59_000], "Black's clock stopped at the claim");
+    g.claim(Color::Black, false, 4_000).unwrap();
+    assert_eq!(g.outcome().and_then(|o| o.winner()), Some(Color::Black));
+    // An untimed game is not claimed (it ends once unplayed for long).
+    let mut untimed = two_humans(None);
+    untimed.gone = Some(Color::White);
+    assert!(!untimed.claimable_against(Color::White));
+}

@@ -1,0 +1,9 @@
+-- The site's rules of play.
+--
+-- turn_began_ms: when the side to move's turn began (the game began, or the last move was
+-- played), clock or no clock. Games in play stored before this take their last change.
+-- abandoned_by: the colour of the player who left the game when the opponent claimed it
+-- (reason 'abandoned'; a win for the opponent, or a draw).
+ALTER TABLE games ADD COLUMN turn_began_ms BIGINT;
+ALTER TABLE games ADD COLUMN abandoned_by TEXT;
+UPDATE games SET turn_began_ms = updated_ms WHERE status = 'playing';
