@@ -7,3 +7,6 @@
 ALTER TABLE games ADD COLUMN turn_began_ms BIGINT;
 ALTER TABLE games ADD COLUMN abandoned_by TEXT;
 UPDATE games SET turn_began_ms = updated_ms WHERE status = 'playing';
+-- The games in play where no clock runs, by when their turn began: those unplayed for long
+-- are ended (see docs/protocol.md).
+CREATE INDEX games_unplayed ON games (turn_began_ms) WHERE status = 'playing' AND turn_started_ms IS NULL;

@@ -49,6 +49,9 @@ pub enum Command {
     // Nobody joined in time: deletes the game if it still waits (answers whether it did) and
     // stops the actor.
     Expire { reply: Reply<bool> },
+    // Ends the game if it has gone unplayed for too long (see `LiveGame::end_if_unplayed`);
+    // answers whether it did.
+    EndUnplayed { reply: Reply<bool> },
 }
 
 /// A request for a free seat: the seat wanted, the new seat token's hash, the player's name,
@@ -372,6 +375,15 @@ impl Actor {
             }
             Command::Expire { reply } => {
                 let result = self.expire().await;
+                let _ = reply.send(result);
+            }
+            Command::EndUnplayed { reply } => {
+                let mut next = self.game.clone();
+                let result = if next.end_if_unplayed(now_ms(), self.registry.limits.unplayed_end_ms()) {
+                    self.commit_row(next).await.map(|()| true)
+                } else {
+                    Ok(false)
+                };
                 let _ = reply.send(result);
             }
             Command::Move { token_hash, request, ply, reply } => {

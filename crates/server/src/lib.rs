@@ -10,8 +10,9 @@
 //! `kill -9`, loses no confirmed move and unfinished games go on (a running clock resumes from
 //! its last stored reading: nobody is charged for the downtime).
 //! Only games that must run are in memory: a game is loaded when asked for and leaves memory
-//! once idle, start-up loads none before it listens, and games nobody joins are deleted after
-//! a while. Each client address may create so many games an hour and have so many waiting.
+//! once idle, start-up loads none before it listens, games nobody joins are deleted after
+//! a while, and games where no clock runs end once unplayed for a week. Each client address
+//! may create so many games an hour and have so many waiting.
 //!
 //! It depends on the rules library and the engine; neither may depend on it. The command line
 //! starts it (`checkers serve`), and nothing here reads the command line itself.

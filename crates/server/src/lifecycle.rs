@@ -24,6 +24,9 @@ pub const IDLE_UNLOAD: Duration = Duration::from_secs(600);
 /// How long a player must have been gone from a timed game (every connection of theirs
 /// closed) before the opponent may claim it.
 pub const CLAIM_AFTER: Duration = Duration::from_secs(30);
+/// How long a game in play where no clock runs (an untimed game, or a timed one before both
+/// sides have moved) may go unplayed before it ends.
+pub const UNPLAYED_END: Duration = Duration::from_secs(7 * 24 * 3600);
 
 const HOUR_MS: i64 = 3600 * 1000;
 
@@ -56,6 +59,7 @@ pub struct GameLimits {
     pub invite_expiry: Duration,
     pub idle_unload: Duration,
     pub claim_after: Duration,
+    pub unplayed_end: Duration,
 }
 
 impl Default for GameLimits {
@@ -67,6 +71,7 @@ impl Default for GameLimits {
             invite_expiry: INVITE_EXPIRY,
             idle_unload: IDLE_UNLOAD,
             claim_after: CLAIM_AFTER,
+            unplayed_end: UNPLAYED_END,
         }
     }
 }
@@ -78,11 +83,17 @@ impl GameLimits {
         created_ms.saturating_add(i64::try_from(wait.as_millis()).unwrap_or(i64::MAX))
     }
 
-    /// How often waiting games are looked at for expiry: a tenth of the shorter wait, between
-    /// a tenth of a second and half a minute.
+    /// How often waiting games are looked at for expiry, and games in play for how long they
+    /// went unplayed: a tenth of the shortest of those times, between a tenth of a second and
+    /// half a minute.
     pub fn sweep_period(&self) -> Duration {
-        (self.open_game_expiry.min(self.invite_expiry) / 10)
+        (self.open_game_expiry.min(self.invite_expiry).min(self.unplayed_end) / 10)
             .clamp(Duration::from_millis(100), Duration::from_secs(30))
+    }
+
+    /// [`GameLimits::unplayed_end`] in milliseconds.
+    pub fn unplayed_end_ms(&self) -> i64 {
+        i64::try_from(self.unplayed_end.as_millis()).unwrap_or(i64::MAX)
     }
 }
 

@@ -530,6 +530,40 @@ impl Registry {
         complete
     }
 
+    /// Ends the games in play where no clock runs that have gone unplayed for
+    /// [`GameLimits::unplayed_end`], a batch at a time, loading each (its actor decides).
+    /// Stops at the first error; the next sweep tries again.
+    async fn end_unplayed_due(self: &Arc<Self>) {
+        loop {
+            let cutoff = now_ms().saturating_sub(self.limits.unplayed_end_ms());
+            let due = match self.store.unplayed_games(cutoff, EXPIRY_BATCH as i64).await {
+                Ok(due) => due,
+                Err(e) => {
+                    eprintln!("checkers serve: cannot read the games unplayed for long: {e}");
+                    return;
+                }
+            };
+            let (batch, mut ended) = (due.len(), 0);
+            for id in due {
+                let (reply, rx) = oneshot::channel();
+                match self.send(&id, Command::EndUnplayed { reply }, rx).await.and_then(|ended| ended) {
+                    Ok(true) => ended += 1,
+                    // The computer is to move in it: it is not waited for.
+                    Ok(false) => {}
+                    Err(e) => {
+                        eprintln!("checkers serve: cannot end game {id}, unplayed for long: {}", e.message);
+                        return;
+                    }
+                }
+            }
+            // Another batch only when this one was full and all of it ended (else the same
+            // games would come back).
+            if batch < EXPIRY_BATCH || ended < batch {
+                return;
+            }
+        }
+    }
+
     /// Forgets games deleted (or no longer waiting) everywhere they were followed.
     fn forget_expired(&self, ids: &[String]) {
         if ids.is_empty() {
@@ -584,8 +618,9 @@ async fn refresh_games_list(registry: Weak<Registry>) {
     }
 }
 
-/// Deletes the games nobody joined in time, looking every `period`, and gives back the
-/// memory of games gone once many have left; ends with the registry.
+/// Deletes the games nobody joined in time and ends those unplayed for long, looking every
+/// `period`, and gives back the memory of games gone once many have left; ends with the
+/// registry.
 async fn expire_waiting_games(registry: Weak<Registry>, period: Duration) {
     let mut tick = tokio::time::interval(period);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -595,6 +630,7 @@ async fn expire_waiting_games(registry: Weak<Registry>, period: Duration) {
         tick.tick().await;
         let Some(registry) = registry.upgrade() else { break };
         registry.expire_due().await;
+        registry.end_unplayed_due().await;
         lock(&registry.ledger).prune(now_ms());
         let held = registry.games_in_memory();
         most_held = most_held.max(held);

@@ -1,6 +1,7 @@
 //! The site's game rules over real sockets: clocks that start with each side's first move;
-//! abort before both sides have moved; claims against a player gone from a timed game, on
-//! SQLite and PostgreSQL.
+//! abort before both sides have moved; claims against a player gone from a timed game; games
+//! where no clock runs ended once unplayed for long, after a restart too (on SQLite and
+//! PostgreSQL).
 
 mod common;
 
@@ -204,4 +205,66 @@ async fn sqlite_a_player_gone_from_a_timed_game_is_claimed_against() {
 async fn postgres_a_player_gone_from_a_timed_game_is_claimed_against() {
     let Some(schema) = PgSchema::new().await else { return };
     claims(&schema.url).await;
+}
+
+/// How long a game where no clock runs may go unplayed, in the test of that rule.
+const UNPLAYED_END: Duration = Duration::from_secs(3);
+
+async fn unplayed_games_end(db: &str) {
+    let limits = GameLimits {
+        unplayed_end: UNPLAYED_END,
+        idle_unload: Duration::from_secs(1),
+        ..GameLimits::default()
+    };
+    let running = server(db, limits.clone()).await;
+    // Two untimed games: in one both sides have moved, in the other only Black.
+    let (mut black, mut white, both_moved, state) = english_game(running.addr, Value::Null).await;
+    black.play_first(&both_moved, &state).await;
+    let state = white.client.state_at(1).await;
+    white.play_first(&both_moved, &state).await;
+    let (mut black_2, _white_2, one_moved, state) = english_game(running.addr, Value::Null).await;
+    black_2.play_first(&one_moved, &state).await;
+    let last_move = Instant::now();
+    // The server stops at once and starts again with no game in memory: the games are found
+    // in the database.
+    running.stop().await.unwrap();
+    let running = server(db, limits).await;
+    assert_eq!(running.registry.games_in_memory(), 0);
+    let store = running.registry.store();
+    for game in [&both_moved, &one_moved] {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let stored = store.load_game(game).await.unwrap().expect("the game is kept");
+            if stored.status == checkers_server::live::Status::Finished {
+                break;
+            }
+            assert!(Instant::now() < deadline, "{game} has not ended");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        assert!(last_move.elapsed() >= UNPLAYED_END, "ended early: {:?}", last_move.elapsed());
+    }
+    let mut watcher = Client::connect(running.addr).await;
+    watcher.request(json!({"t": "watch", "game": both_moved})).await;
+    let end = watcher.state_where(|_| true).await;
+    assert_eq!(
+        json!([end["status"], end["result"], end["reason"], end["message"]]),
+        json!(["finished", "0-1", "abandoned", "White wins: Black left the game"]),
+        "Black, to move, loses"
+    );
+    watcher.request(json!({"t": "watch", "game": one_moved})).await;
+    let end = watcher.state_where(|_| true).await;
+    assert_eq!(json!([end["status"], end["result"], end["reason"]]), json!(["finished", "*", "aborted"]));
+    running.stop().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_a_game_unplayed_for_long_ends() {
+    let dir = tempfile::tempdir().unwrap();
+    unplayed_games_end(&sqlite_file(&dir)).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_a_game_unplayed_for_long_ends() {
+    let Some(schema) = PgSchema::new().await else { return };
+    unplayed_games_end(&schema.url).await;
 }

@@ -1,5 +1,6 @@
 //! The site's own rules of play, beside the rules of the game: aborting a game before both
-//! sides have moved, claiming a timed game the opponent has left.
+//! sides have moved, claiming a timed game the opponent has left, ending a game unplayed for
+//! long.
 
 use checkers_rules::Color;
 
@@ -57,5 +58,31 @@ impl LiveGame {
         self.abandoned_by = Some(left);
         self.finish();
         Ok(())
+    }
+}
+
+impl LiveGame {
+    /// Ends the game if no clock runs in it and nobody has played for `limit_ms` at `now_ms`,
+    /// as lichess ends an abandoned game: aborted if not both sides have moved, else lost by
+    /// the side to move (reason `abandoned`). The computer is never waited for. Returns
+    /// whether it ended the game.
+    pub fn end_if_unplayed(&mut self, now_ms: i64, limit_ms: i64) -> bool {
+        let unplayed = self.turn_began_ms.is_some_and(|began| now_ms.saturating_sub(began) >= limit_ms);
+        if self.status != Status::Playing
+            || self.turn_started_ms.is_some()
+            || self.computer_to_move().is_some()
+            || !unplayed
+        {
+            return false;
+        }
+        if self.abortable() {
+            self.aborted = true;
+        } else {
+            let loser = self.position().turn();
+            let _ = self.game.resign(loser);
+            self.abandoned_by = Some(loser);
+        }
+        self.finish();
+        true
     }
 }

@@ -209,3 +209,27 @@ fn a_timed_game_the_opponent_left_is_claimed_as_a_win_or_a_draw() {
     untimed.gone = Some(Color::White);
     assert!(!untimed.claimable_against(Color::White));
 }
+
+#[test]
+fn a_game_unplayed_for_long_ends_as_lichess_ends_it() {
+    const DAY: i64 = 24 * 3600 * 1000;
+    let mut g = two_humans(None);
+    assert!(!g.end_if_unplayed(1000 + 7 * DAY - 1, 7 * DAY));
+    let mut unmoved = g.clone();
+    assert!(unmoved.end_if_unplayed(1000 + 7 * DAY, 7 * DAY));
+    assert!(unmoved.aborted && unmoved.outcome().is_none(), "not both sides moved: aborted");
+    g.play(Color::Black, g.resolve_move(&text("11-15")).unwrap(), 2_000).unwrap();
+    g.play(Color::White, g.resolve_move(&text("23-19")).unwrap(), 3_000).unwrap();
+    assert!(!g.end_if_unplayed(3_000 + 7 * DAY - 1, 7 * DAY), "the turn began with the last move");
+    assert!(g.end_if_unplayed(3_000 + 7 * DAY, 7 * DAY));
+    // Black, to move, loses.
+    assert_eq!(
+        (g.abandoned_by, g.outcome().and_then(|o| o.winner())),
+        (Some(Color::Black), Some(Color::White))
+    );
+    // A running clock ends the game on time instead.
+    let mut timed = two_humans(Some(ClockSpec { base_ms: 60_000, increment_ms: 0 }));
+    timed.play(Color::Black, timed.resolve_move(&text("11-15")).unwrap(), 2_000).unwrap();
+    timed.play(Color::White, timed.resolve_move(&text("23-19")).unwrap(), 3_000).unwrap();
+    assert!(!timed.end_if_unplayed(3_000 + 7 * DAY, 7 * DAY));
+}
