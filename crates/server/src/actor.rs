@@ -22,7 +22,7 @@ use crate::error::ApiError;
 use crate::live::{side, LiveGame, MoveRequest, PlayerKind, Refusal, Status};
 use crate::pdn::game_record;
 use crate::presence::Presence;
-use crate::protocol::{state_text, DrawAction, ServerMessage};
+use crate::protocol::{state_text, DrawAction, ServerMessage, TakebackAction};
 use crate::registry::Registry;
 use crate::store::now_ms;
 use crate::token::new_game_id;
@@ -70,6 +70,8 @@ pub enum SiteRule {
     Abort,
     /// Claims a timed game the opponent has left: a win, or a draw if `draw`.
     Claim { draw: bool },
+    /// Asks to take back one's last move, or answers the opponent's request.
+    Takeback(TakebackAction),
 }
 
 /// How to reach a game's actor: its commands, and the states it pushes.
@@ -527,6 +529,19 @@ impl Actor {
             SiteRule::Claim { draw } => {
                 next.gone = self.gone_at(now_ms());
                 next.claim(color, draw, now_ms())?;
+            }
+            SiteRule::Takeback(action) => {
+                match action {
+                    TakebackAction::Offer => next.ask_takeback(color, now_ms()).map(drop)?,
+                    TakebackAction::Accept => next.answer_takeback(color, true, now_ms())?,
+                    TakebackAction::Decline => next.answer_takeback(color, false, now_ms())?,
+                }
+                if next.ply() < self.game.ply() {
+                    self.registry.store.take_back(&next).await?;
+                    self.game = next;
+                    self.publish();
+                    return Ok(());
+                }
             }
         }
         self.commit_row(next).await

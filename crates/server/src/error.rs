@@ -45,6 +45,8 @@ pub enum ErrorCode {
     AbortRefused,
     /// The opponent has not left the game (long enough), or the game cannot be claimed.
     ClaimRefused,
+    /// A rated game, nothing to take back, or no takeback request to answer.
+    TakebackRefused,
     /// The client already has as many games against the computer in play as it may.
     TooManyComputerGames,
     /// The database did not take the change; nothing was changed.
@@ -141,6 +143,7 @@ impl From<Refusal> for ApiError {
             }
             Refusal::TooLateToAbort => ErrorCode::AbortRefused,
             Refusal::NothingToClaim => ErrorCode::ClaimRefused,
+            Refusal::Takeback(_) => ErrorCode::TakebackRefused,
         };
         ApiError::new(code, r.to_string())
     }

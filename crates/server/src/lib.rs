@@ -61,7 +61,8 @@
 //! carry an `id`, echoed as `re` in the reply. Clients `create` a game (against the
 //! `computer`, a `friend` who joins with the game's invitation, or an `open` seat in the
 //! lobby), `join`, `watch`, `move`, `draw` (`offer`, `accept`, `decline`), `resign`,
-//! `abort` (before both sides have moved), `claim` (a timed game the opponent left), ask for
+//! `abort` (before both sides have moved), `claim` (a timed game the opponent left),
+//! `takeback` (`offer`, `accept`, `decline`; casual games only), ask for
 //! a `rematch`, follow the `lobby` or the `games`, and `ping`. The server answers `seated`,
 //! `watching`, `ok`, `rematch`, `pong` or `error` (with an [`ErrorCode`]), and pushes each
 //! watched game's `state`, the `lobby` and the `games` as they change. Client messages are at

@@ -112,6 +112,8 @@ pub enum Refusal {
     TooLateToAbort,
     #[error("only a timed game whose opponent has left it, after both sides have moved, can be claimed")]
     NothingToClaim,
+    #[error("{0}")]
+    Takeback(&'static str),
 }
 
 /// Why a stored move cannot be replayed: the stored game is not one the rules allow.
@@ -247,6 +249,8 @@ pub struct LiveGame {
     pub gone: Option<Color>,
     /// The player who left the game, when the opponent claimed it (a win, or a draw).
     pub abandoned_by: Option<Color>,
+    /// The colour whose takeback request stands (see [`LiveGame::ask_takeback`]).
+    pub takeback_offer: Option<Color>,
     pub rematch_offers: [bool; 2],
     pub rematch_game: Option<String>,
     pub rematch_of: Option<String>,
@@ -280,6 +284,7 @@ impl LiveGame {
             draw_offer: None,
             gone: None,
             abandoned_by: None,
+            takeback_offer: None,
             rematch_offers: [false, false],
             rematch_game: None,
             rematch_of: None,
@@ -344,6 +349,7 @@ impl LiveGame {
         self.turn_started_ms = None;
         self.draw_offer = None;
         self.gone = None;
+        self.takeback_offer = None;
         self.listed = false;
     }
 
@@ -506,10 +512,12 @@ impl LiveGame {
         }
         self.turn_began_ms = Some(now_ms);
         self.pdn_moves.push(pdn.clone());
-        // Moving instead of answering declines the opponent's draw offer.
+        // Moving instead of answering declines the opponent's draw offer, and any takeback
+        // request (it was for the moves as they stood).
         if self.draw_offer == Some(mover.opponent()) {
             self.draw_offer = None;
         }
+        self.takeback_offer = None;
         if self.game.is_over() {
             self.finish();
         }

@@ -98,6 +98,12 @@ pub enum ClientMessage {
         #[serde(default)]
         draw: bool,
     },
+    /// Asks to take back one's last move, or answers the opponent's request.
+    Takeback {
+        game: String,
+        token: String,
+        action: Choice<TakebackAction>,
+    },
     Lobby,
     Games,
     Ping,
@@ -201,6 +207,21 @@ pub enum DrawAction {
 impl Choices for DrawAction {
     fn refusal(name: &str) -> String {
         format!("draw action `{name}` is not offer, accept or decline")
+    }
+}
+
+/// An answer in the matter of a takeback.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TakebackAction {
+    Offer,
+    Accept,
+    Decline,
+}
+
+impl Choices for TakebackAction {
+    fn refusal(name: &str) -> String {
+        format!("takeback action `{name}` is not offer, accept or decline")
     }
 }
 
@@ -408,6 +429,7 @@ pub struct GameState<'a> {
     players: Players,
     draw_offer: Option<&'static str>,
     gone: Option<&'static str>,
+    takeback_offer: Option<&'static str>,
     rematch_offers: RematchOffers,
     rematch_game: Option<&'a str>,
     rematch_of: Option<&'a str>,
@@ -554,6 +576,7 @@ impl<'a> GameState<'a> {
             players: Players { white: player(&game.seats[0]), black: player(&game.seats[1]) },
             draw_offer: game.draw_offer.map(color_name),
             gone: game.gone.map(color_name),
+            takeback_offer: game.takeback_offer.map(color_name),
             rematch_offers: RematchOffers { white: game.rematch_offers[0], black: game.rematch_offers[1] },
             rematch_game: game.rematch_game.as_deref(),
             rematch_of: game.rematch_of.as_deref(),

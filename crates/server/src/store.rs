@@ -279,6 +279,16 @@ impl Store {
         self.write(vec![Write::UpdateGame(GameRow::of(game))]).await
     }
 
+    /// Saves moves taken back: the game's moves from its new ply on are deleted, and its row
+    /// saved, in one transaction.
+    pub async fn take_back(&self, game: &LiveGame) -> Result<(), StoreError> {
+        self.write(vec![
+            Write::DeleteMovesFrom { game_id: game.id.clone(), ply: game.ply() },
+            Write::UpdateGame(GameRow::of(game)),
+        ])
+        .await
+    }
+
     /// Saves a move and the game's new state in one transaction.
     pub async fn record_move(&self, game: &LiveGame, record: &MoveRecord) -> Result<(), StoreError> {
         self.write(vec![
@@ -355,6 +365,11 @@ enum Write {
     },
     /// A game nobody joined in time: gone, seats and all, if it still waits.
     DeleteWaiting(String),
+    /// Moves taken back: those from `ply` on.
+    DeleteMovesFrom {
+        game_id: String,
+        ply: u32,
+    },
 }
 
 /// Every column of a game's row.
@@ -384,6 +399,7 @@ struct GameRow {
     // The site's rules (see `bind_site`).
     turn_began_ms: Option<i64>,
     abandoned_by: Option<Color>,
+    takeback_offer: Option<Color>,
     // The game as the list of games shows it.
     names: [Option<String>; 2],
     plies: i64,
@@ -414,6 +430,7 @@ impl GameRow {
             updated_ms: now_ms(),
             turn_began_ms: game.turn_began_ms,
             abandoned_by: game.abandoned_by,
+            takeback_offer: game.takeback_offer,
             names: [game.seats[0].name.clone(), game.seats[1].name.clone()],
             plies: i64::from(game.ply()),
             live: game.status != Status::Finished,
@@ -470,7 +487,10 @@ fn bind_changing<'q>(query: AnyQuery<'q>, row: &'q GameRow) -> AnyQuery<'q> {
 
 /// Binds the columns of the site's rules, after those [`bind_changing`] and the insert bind.
 fn bind_site<'q>(query: AnyQuery<'q>, row: &'q GameRow) -> AnyQuery<'q> {
-    query.bind(row.turn_began_ms).bind(row.abandoned_by.map(color_name))
+    query
+        .bind(row.turn_began_ms)
+        .bind(row.abandoned_by.map(color_name))
+        .bind(row.takeback_offer.map(color_name))
 }
 
 impl Write {
@@ -483,9 +503,9 @@ impl Write {
                            turn_started_ms, rematch_id, draw_offer, rematch_white, rematch_black, updated_ms, \
                            white_name, black_name, plies, live, \
                            variant, start_fen, clock_base_ms, clock_increment_ms, rematch_of, created_ms, \
-                           invite_hash, creator, turn_began_ms, abandoned_by) \
+                           invite_hash, creator, turn_began_ms, abandoned_by, takeback_offer) \
                          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, \
-                           $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28)",
+                           $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29)",
                     ),
                     row,
                 )
@@ -506,7 +526,7 @@ impl Write {
                            white_ms = $7, black_ms = $8, turn_started_ms = $9, rematch_id = $10, \
                            draw_offer = $11, rematch_white = $12, rematch_black = $13, updated_ms = $14, \
                            white_name = $15, black_name = $16, plies = $17, live = $18, \
-                           turn_began_ms = $19, abandoned_by = $20 \
+                           turn_began_ms = $19, abandoned_by = $20, takeback_offer = $21 \
                          WHERE id = $1",
                     ),
                     row,
@@ -548,6 +568,13 @@ impl Write {
                 .bind(record.played_ms)
                 .execute(conn)
                 .await?;
+            }
+            Write::DeleteMovesFrom { game_id, ply } => {
+                sqlx::query("DELETE FROM moves WHERE game_id = $1 AND ply >= $2")
+                    .bind(game_id)
+                    .bind(i64::from(*ply))
+                    .execute(conn)
+                    .await?;
             }
             Write::DeleteWaiting(id) => {
                 sqlx::query(
@@ -689,6 +716,7 @@ fn build_game(id: &str, row: &AnyRow, seats: &[AnyRow], moves: &[MoveRecord]) ->
     game.turn_started_ms = column(row, "turn_started_ms")?;
     game.turn_began_ms = column(row, "turn_began_ms")?;
     game.abandoned_by = column::<Option<String>>(row, "abandoned_by")?.as_deref().and_then(parse_color);
+    game.takeback_offer = column::<Option<String>>(row, "takeback_offer")?.as_deref().and_then(parse_color);
     game.rematch_of = column(row, "rematch_of")?;
     game.rematch_game = column(row, "rematch_id")?;
     game.draw_offer = column::<Option<String>>(row, "draw_offer")?.as_deref().and_then(parse_color);

@@ -312,6 +312,10 @@ async fn dispatch(
             registry.site_rule(&game, &token, SiteRule::Claim { draw }).await?;
             Ok(vec![ok()])
         }
+        ClientMessage::Takeback { game, token, action } => {
+            registry.site_rule(&game, &token, SiteRule::Takeback(action.known()?)).await?;
+            Ok(vec![ok()])
+        }
         ClientMessage::Rematch { game, token } => {
             let new_game = registry.rematch(&game, &token, client).await?;
             Ok(vec![ServerMessage::Rematch { re, game: &game, new_game: new_game.as_deref() }.to_text()])

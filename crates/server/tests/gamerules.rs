@@ -268,3 +268,32 @@ async fn postgres_a_game_unplayed_for_long_ends() {
     let Some(schema) = PgSchema::new().await else { return };
     unplayed_games_end(&schema.url).await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn takebacks_are_asked_for_shown_to_the_opponent_and_answered() {
+    let dir = tempfile::tempdir().unwrap();
+    let running = server(&sqlite_file(&dir), GameLimits::default()).await;
+    let (mut black, mut white, game, state) = english_game(running.addr, Value::Null).await;
+    let mut watcher = Client::connect(running.addr).await;
+    watcher.request(json!({"t": "watch", "game": game})).await;
+    black.play_first(&game, &state).await;
+    watcher.state_at(1).await;
+    for answer in ["decline", "accept"] {
+        assert_eq!(black.send(json!({"t": "takeback", "action": "offer"}), &game).await["t"], "ok");
+        let asked = white.client.state_where(|g| g["takeback_offer"] == "black").await;
+        assert_eq!(asked["ply"], 1, "the opponent is shown the request");
+        assert_eq!(white.send(json!({"t": "takeback", "action": answer}), &game).await["t"], "ok");
+        watcher.state_where(|g| g["takeback_offer"] == "black").await;
+        let answered = watcher.state_where(|g| g["takeback_offer"].is_null()).await;
+        let expected =
+            if answer == "accept" { json!([0, []]) } else { json!([1, [state["legal"][0]["text"]]]) };
+        assert_eq!(json!([answered["ply"], answered["moves"]]), expected, "{answered}");
+    }
+    let stored = running.registry.store().load_game(&game).await.unwrap().expect("the game is kept");
+    assert_eq!(stored.ply(), 0, "the moves taken back are gone from the database");
+    let refused = white.send(json!({"t": "takeback", "action": "accept"}), &game).await;
+    assert_eq!(refused["code"], "takeback_refused", "{refused}");
+    let refused = white.send(json!({"t": "takeback", "action": "maybe"}), &game).await;
+    assert_eq!(refused["code"], "bad_request", "{refused}");
+    running.stop().await.unwrap();
+}

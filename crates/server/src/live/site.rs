@@ -1,8 +1,8 @@
 //! The site's own rules of play, beside the rules of the game: aborting a game before both
 //! sides have moved, claiming a timed game the opponent has left, ending a game unplayed for
-//! long.
+//! long, takebacks in casual games.
 
-use checkers_rules::Color;
+use checkers_rules::{Color, Game};
 
 use super::{side, LiveGame, PlayerKind, Refusal, Status};
 
@@ -84,5 +84,81 @@ impl LiveGame {
         }
         self.finish();
         true
+    }
+}
+
+impl LiveGame {
+    /// Whether the game counts for ratings. Every game is casual for now; this is the one
+    /// place that decides, and rated games have no takebacks.
+    pub fn is_rated(&self) -> bool {
+        false
+    }
+
+    /// How many moves taking back `color`'s last move undoes: that move, and the opponent's
+    /// reply if there is one. `None` if `color` has not moved.
+    fn takeback_plies(&self, color: Color) -> Option<usize> {
+        let plies = if self.position().turn() == color { 2 } else { 1 };
+        (self.game.moves().len() >= plies).then_some(plies)
+    }
+
+    /// `color` asks to take back their last move (with the opponent's reply, if any). The
+    /// computer agrees at once; a person is asked (see [`LiveGame::answer_takeback`]), and a
+    /// request of theirs standing is accepted instead. Returns whether moves were taken back.
+    pub fn ask_takeback(&mut self, color: Color, now_ms: i64) -> Result<bool, Refusal> {
+        self.require_playing()?;
+        if self.check_flag(now_ms) {
+            return Err(Refusal::GameOver);
+        }
+        if self.is_rated() {
+            return Err(Refusal::Takeback("rated games have no takebacks"));
+        }
+        if self.takeback_offer == Some(color.opponent()) {
+            return self.answer_takeback(color, true, now_ms).map(|()| true);
+        }
+        let plies = self.takeback_plies(color).ok_or(Refusal::Takeback("you have no move to take back"))?;
+        if let PlayerKind::Computer { .. } = self.seats[side(color.opponent())].kind {
+            self.undo(plies, now_ms);
+            return Ok(true);
+        }
+        self.takeback_offer = Some(color);
+        Ok(false)
+    }
+
+    /// `color` accepts or declines the opponent's takeback request.
+    pub fn answer_takeback(&mut self, color: Color, accept: bool, now_ms: i64) -> Result<(), Refusal> {
+        self.require_playing()?;
+        if self.takeback_offer != Some(color.opponent()) {
+            return Err(Refusal::Takeback("there is no takeback request to answer"));
+        }
+        self.takeback_offer = None;
+        if accept {
+            if self.check_flag(now_ms) {
+                return Err(Refusal::GameOver);
+            }
+            let plies =
+                self.takeback_plies(color.opponent()).ok_or(Refusal::Takeback("no move to take back"))?;
+            self.undo(plies, now_ms);
+        }
+        Ok(())
+    }
+
+    /// Takes back the last `plies` moves at `now_ms`: the clocks keep the time they show (the
+    /// side to move's runs from now on, once both sides have moved), offers lapse.
+    fn undo(&mut self, plies: usize, now_ms: i64) {
+        self.stop_clock(now_ms);
+        let kept = self.game.moves().len().saturating_sub(plies);
+        let mut game = Game::from_position(self.game.start());
+        for &mv in &self.game.moves()[..kept] {
+            // Each was legal when played, from the same start.
+            let _ = game.play(mv);
+        }
+        self.game = game;
+        self.pdn_moves.truncate(kept);
+        self.draw_offer = None;
+        self.takeback_offer = None;
+        self.turn_began_ms = Some(now_ms);
+        if self.clock.is_some() && self.both_moved() {
+            self.turn_started_ms = Some(now_ms);
+        }
     }
 }

@@ -233,3 +233,42 @@ fn a_game_unplayed_for_long_ends_as_lichess_ends_it() {
     timed.play(Color::White, timed.resolve_move(&text("23-19")).unwrap(), 3_000).unwrap();
     assert!(!timed.end_if_unplayed(3_000 + 7 * DAY, 7 * DAY));
 }
+
+#[test]
+fn takebacks_are_asked_for_and_answered() {
+    let mut g = two_humans(Some(ClockSpec { base_ms: 60_000, increment_ms: 0 }));
+    assert_eq!(g.ask_takeback(Color::Black, 1_500), Err(Refusal::Takeback("you have no move to take back")));
+    g.play(Color::Black, g.resolve_move(&text("11-15")).unwrap(), 2_000).unwrap();
+    assert_eq!(g.ask_takeback(Color::Black, 2_500), Ok(false));
+    assert_eq!(g.takeback_offer, Some(Color::Black));
+    assert_eq!(
+        g.answer_takeback(Color::Black, true, 2_600),
+        Err(Refusal::Takeback("there is no takeback request to answer"))
+    );
+    g.answer_takeback(Color::White, false, 3_000).unwrap();
+    assert_eq!((g.takeback_offer, g.ply()), (None, 1));
+    g.ask_takeback(Color::Black, 3_500).unwrap();
+    g.answer_takeback(Color::White, true, 4_000).unwrap();
+    assert_eq!((g.ply(), g.position(), g.pdn_moves.len()), (0, Position::start(Variant::English), 0));
+    // Once the clocks run, a takeback of Black's move and White's reply leaves Black's clock
+    // running from then on, with the time it showed.
+    for (side, mv, at) in
+        [(Color::Black, "11-15", 5_000), (Color::White, "23-19", 6_000), (Color::Black, "8-11", 9_000)]
+    {
+        g.play(side, g.resolve_move(&text(mv)).unwrap(), at).unwrap();
+    }
+    g.play(Color::White, g.resolve_move(&text("22-17")).unwrap(), 10_000).unwrap();
+    assert_eq!(g.ask_takeback(Color::Black, 11_000), Ok(false));
+    // A move instead of an answer lets the request lapse.
+    let mut moved = g.clone();
+    moved.play(Color::Black, moved.position().legal_moves()[0], 12_000).unwrap();
+    assert_eq!(moved.takeback_offer, None);
+    g.answer_takeback(Color::White, true, 12_000).unwrap();
+    assert_eq!((g.ply(), g.position().turn()), (2, Color::Black));
+    assert_eq!((g.remaining_ms, g.turn_started_ms), ([59_000, 57_000 - 2_000], Some(12_000)));
+    // Against the computer, it is done at once.
+    let seats = [Seat::computer(1), Seat::human(None, Some("b".into()))];
+    let mut c = LiveGame::new("c".into(), Position::start(Variant::English), seats, None, false, 0);
+    c.play(Color::Black, c.resolve_move(&text("11-15")).unwrap(), 1_000).unwrap();
+    assert_eq!((c.ask_takeback(Color::Black, 2_000), c.ply()), (Ok(true), 0));
+}
