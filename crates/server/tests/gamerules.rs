@@ -1,7 +1,8 @@
 //! The site's game rules over real sockets: clocks that start with each side's first move;
 //! abort before both sides have moved; claims against a player gone from a timed game; games
 //! where no clock runs ended once unplayed for long, after a restart too (on SQLite and
-//! PostgreSQL).
+//! PostgreSQL); takebacks; rematch offers seen by the opponent, and spectators told where the
+//! rematch is.
 
 mod common;
 
@@ -295,5 +296,29 @@ async fn takebacks_are_asked_for_shown_to_the_opponent_and_answered() {
     assert_eq!(refused["code"], "takeback_refused", "{refused}");
     let refused = white.send(json!({"t": "takeback", "action": "maybe"}), &game).await;
     assert_eq!(refused["code"], "bad_request", "{refused}");
+    running.stop().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_opponent_sees_a_rematch_offer_and_spectators_follow_to_the_rematch() {
+    let dir = tempfile::tempdir().unwrap();
+    let running = server(&sqlite_file(&dir), GameLimits::default()).await;
+    let (mut black, mut white, game, state) = english_game(running.addr, Value::Null).await;
+    let mut watcher = Client::connect(running.addr).await;
+    watcher.request(json!({"t": "watch", "game": game})).await;
+    black.play_first(&game, &state).await;
+    assert_eq!(white.send(json!({"t": "resign"}), &game).await["t"], "ok");
+    let asked = black.send(json!({"t": "rematch"}), &game).await;
+    assert_eq!(asked["new_game"], Value::Null, "{asked}");
+    let shown = white.client.state_where(|g| g["rematch_offers"]["black"] == true).await;
+    assert_eq!(shown["rematch_game"], Value::Null);
+    let agreed = white.send(json!({"t": "rematch"}), &game).await;
+    let rematch = agreed["new_game"].as_str().expect("the rematch").to_string();
+    // The spectator is told the new game's id, and can follow it there.
+    let told = watcher.state_where(|g| !g["rematch_game"].is_null()).await;
+    assert_eq!(told["rematch_game"], json!(rematch));
+    watcher.request(json!({"t": "watch", "game": rematch})).await;
+    let next = watcher.state_where(|_| true).await;
+    assert_eq!(json!([next["status"], next["rematch_of"]]), json!(["playing", game]));
     running.stop().await.unwrap();
 }
