@@ -21,7 +21,7 @@ use crate::computer::{Judgements, ThinkClock, Thought};
 use crate::error::ApiError;
 use crate::live::{side, LiveGame, MoveRequest, PlayerKind, Refusal, Status};
 use crate::pdn::game_record;
-use crate::presence::Presence;
+use crate::presence::{Absences, Presence};
 use crate::protocol::{state_text, DrawAction, ServerMessage, TakebackAction};
 use crate::registry::Registry;
 use crate::store::now_ms;
@@ -111,8 +111,7 @@ pub struct Actor {
     /// The game has been deleted (it expired): the actor stops.
     deleted: bool,
     presence: Arc<Presence>,
-    /// Since when each seat, White's then Black's, has had no connection following the game.
-    absent_since_ms: [Option<i64>; 2],
+    absences: Absences,
 }
 
 impl Actor {
@@ -133,7 +132,7 @@ impl Actor {
             judgements: Judgements::default(),
             deleted: false,
             presence,
-            absent_since_ms: [Some(now), Some(now)],
+            absences: Absences::since(now),
         };
         (actor, handle, receiver)
     }
@@ -187,25 +186,14 @@ impl Actor {
 
     /// Takes note of the players' connections coming and going.
     fn presence_changed(&mut self) {
-        let now = now_ms();
-        for (absent, connected) in self.absent_since_ms.iter_mut().zip(self.presence.connected()) {
-            *absent = match (connected, *absent) {
-                (true, _) => None,
-                (false, since) => Some(since.unwrap_or(now)),
-            };
-        }
+        self.absences.update(self.presence.connected(), now_ms());
         self.update_gone();
     }
 
-    /// The player gone long enough to be claimed against, if any, at `now_ms`: away while
-    /// the opponent is there.
+    /// The player gone long enough to be claimed against at `now_ms`, if any.
     fn gone_at(&self, now_ms: i64) -> Option<Color> {
         let claim_after = i64::try_from(self.registry.limits.claim_after.as_millis()).unwrap_or(i64::MAX);
-        [Color::White, Color::Black].into_iter().find(|&color| {
-            let away = self.absent_since_ms[side(color)].is_some_and(|since| now_ms - since >= claim_after);
-            away && self.absent_since_ms[side(color.opponent())].is_none()
-                && self.game.claimable_against(color)
-        })
+        self.absences.gone(now_ms, claim_after, |color| self.game.claimable_against(color))
     }
 
     /// When a player away now will have been gone long enough to be claimed against.
@@ -214,10 +202,7 @@ impl Actor {
             return None;
         }
         let claim_after = i64::try_from(self.registry.limits.claim_after.as_millis()).unwrap_or(i64::MAX);
-        let away = self.absent_since_ms.iter().zip([Color::White, Color::Black]);
-        away.filter(|(_, color)| self.game.claimable_against(*color))
-            .filter_map(|(since, _)| since.map(|since| since.saturating_add(claim_after)))
-            .min()
+        self.absences.next_gone_ms(claim_after, |color| self.game.claimable_against(color))
     }
 
     /// Tells everyone following the game when a player is gone long enough to be claimed
