@@ -9,24 +9,9 @@ mod common;
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use checkers_server::{start, Config, GameLimits, Running};
-use common::{first_legal, move_message, Client, PgSchema};
+use checkers_server::GameLimits;
+use common::{first_legal, move_message, server, sqlite_file, Client, PgSchema};
 use serde_json::{json, Value};
-
-async fn server(db: &str, game_limits: GameLimits) -> Running {
-    let config = Config {
-        addr: "127.0.0.1:0".into(),
-        db: db.to_string(),
-        engine_threads: Some(1),
-        game_limits,
-        ..Config::default()
-    };
-    start(&config).await.expect("server starts")
-}
-
-fn sqlite_file(dir: &tempfile::TempDir) -> String {
-    dir.path().join("games.db").display().to_string()
-}
 
 /// A player's seat: their connection and token.
 struct Player {
@@ -68,14 +53,20 @@ async fn english_game(addr: SocketAddr, clock: Value) -> (Player, Player, String
     (seat(black, &created), seat(white, &joined), game, state)
 }
 
+/// A spectator following `game`.
+async fn spectator(addr: SocketAddr, game: &str) -> Client {
+    let mut watcher = Client::connect(addr).await;
+    watcher.request(json!({"t": "watch", "game": game})).await;
+    watcher
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_clock_starts_only_once_its_side_has_moved() {
     let dir = tempfile::tempdir().unwrap();
     let running = server(&sqlite_file(&dir), GameLimits::default()).await;
     let (mut black, mut white, game, _) =
         english_game(running.addr, json!({"base": 10, "increment": 0})).await;
-    let mut watcher = Client::connect(running.addr).await;
-    watcher.request(json!({"t": "watch", "game": game})).await;
+    let mut watcher = spectator(running.addr, &game).await;
     let state = watcher.state_at(0).await;
     assert_eq!(state["clock"]["running"], Value::Null, "{state}");
     // Each side thinks over its first move for longer than a second: it costs them nothing.
@@ -108,8 +99,7 @@ async fn either_player_aborts_before_both_have_moved_and_everyone_is_told() {
     let running = server(&sqlite_file(&dir), GameLimits::default()).await;
     let (mut black, mut white, game, _) =
         english_game(running.addr, json!({"base": 60, "increment": 0})).await;
-    let mut watcher = Client::connect(running.addr).await;
-    watcher.request(json!({"t": "watch", "game": game})).await;
+    let mut watcher = spectator(running.addr, &game).await;
     let state = watcher.state_at(0).await;
     assert_eq!(black.play_first(&game, &state).await["t"], "ok");
     watcher.state_at(1).await;
@@ -176,8 +166,7 @@ async fn claims(db: &str) {
         let white = white_leaves(addr, &game, &mut black, white).await;
         white.client.close().await;
         black.client.state_where(|g| g["gone"] == "white").await;
-        let mut watcher = Client::connect(addr).await;
-        watcher.request(json!({"t": "watch", "game": game})).await;
+        let mut watcher = spectator(addr, &game).await;
         assert_eq!(black.send(json!({"t": "claim", "draw": draw}), &game).await["t"], "ok");
         let end = watcher.state_where(|g| g["status"] == "finished").await;
         let expected = if draw {
@@ -194,18 +183,6 @@ async fn claims(db: &str) {
         assert_eq!(json!([stored["result"], stored["winner"], stored["message"]]), expected, "{stored}");
     }
     running.stop().await.unwrap();
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn sqlite_a_player_gone_from_a_timed_game_is_claimed_against() {
-    let dir = tempfile::tempdir().unwrap();
-    claims(&sqlite_file(&dir)).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn postgres_a_player_gone_from_a_timed_game_is_claimed_against() {
-    let Some(schema) = PgSchema::new().await else { return };
-    claims(&schema.url).await;
 }
 
 /// How long a game where no clock runs may go unplayed, in the test of that rule.
@@ -258,16 +235,22 @@ async fn unplayed_games_end(db: &str) {
     running.stop().await.unwrap();
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn sqlite_a_game_unplayed_for_long_ends() {
-    let dir = tempfile::tempdir().unwrap();
-    unplayed_games_end(&sqlite_file(&dir)).await;
+/// The rules whose outcome is stored, on one database: claims, and games unplayed for long.
+async fn stored_rules(db: &str) {
+    claims(db).await;
+    unplayed_games_end(db).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn postgres_a_game_unplayed_for_long_ends() {
+async fn sqlite_claims_against_a_player_gone_and_games_unplayed_for_long_end() {
+    let dir = tempfile::tempdir().unwrap();
+    stored_rules(&sqlite_file(&dir)).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_claims_against_a_player_gone_and_games_unplayed_for_long_end() {
     let Some(schema) = PgSchema::new().await else { return };
-    unplayed_games_end(&schema.url).await;
+    stored_rules(&schema.url).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -275,8 +258,7 @@ async fn takebacks_are_asked_for_shown_to_the_opponent_and_answered() {
     let dir = tempfile::tempdir().unwrap();
     let running = server(&sqlite_file(&dir), GameLimits::default()).await;
     let (mut black, mut white, game, state) = english_game(running.addr, Value::Null).await;
-    let mut watcher = Client::connect(running.addr).await;
-    watcher.request(json!({"t": "watch", "game": game})).await;
+    let mut watcher = spectator(running.addr, &game).await;
     black.play_first(&game, &state).await;
     watcher.state_at(1).await;
     for answer in ["decline", "accept"] {
@@ -304,8 +286,7 @@ async fn the_opponent_sees_a_rematch_offer_and_spectators_follow_to_the_rematch(
     let dir = tempfile::tempdir().unwrap();
     let running = server(&sqlite_file(&dir), GameLimits::default()).await;
     let (mut black, mut white, game, state) = english_game(running.addr, Value::Null).await;
-    let mut watcher = Client::connect(running.addr).await;
-    watcher.request(json!({"t": "watch", "game": game})).await;
+    let mut watcher = spectator(running.addr, &game).await;
     black.play_first(&game, &state).await;
     assert_eq!(white.send(json!({"t": "resign"}), &game).await["t"], "ok");
     let asked = black.send(json!({"t": "rematch"}), &game).await;

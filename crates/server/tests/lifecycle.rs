@@ -14,24 +14,9 @@ use std::time::{Duration, Instant};
 use checkers_rules::{Position, Variant};
 use checkers_server::live::{LiveGame, Seat};
 use checkers_server::token::{hash_token, new_game_id};
-use checkers_server::{start, Config, GameLimits, Running, Store};
-use common::{first_legal, http_get, move_message, Client, PgSchema, ServerProcess};
+use checkers_server::{GameLimits, Store};
+use common::{first_legal, http_get, move_message, server, sqlite_file, Client, PgSchema, ServerProcess};
 use serde_json::{json, Value};
-
-async fn server(db: &str, game_limits: GameLimits) -> Running {
-    let config = Config {
-        addr: "127.0.0.1:0".into(),
-        db: db.to_string(),
-        engine_threads: Some(1),
-        game_limits,
-        ..Config::default()
-    };
-    start(&config).await.expect("server starts")
-}
-
-fn sqlite_file(dir: &tempfile::TempDir) -> String {
-    dir.path().join("games.db").display().to_string()
-}
 
 /// Whether a list message (`lobby`, `games`) or body names the game.
 fn lists(list: &Value, game: &str) -> bool {
