@@ -5,9 +5,10 @@
 //! every subscriber: a client never hears of a move that a crash could lose. The actor also
 //! runs the game's clock (waking when the side to move would run out), asks the computer
 //! pool for moves when the computer is to play (charging its clock for its search only),
-//! answers draw offers to the computer from what it already thought where it can, unloads its
-//! game once idle (nobody watches, no clock runs, the computer is not to move), and deletes it
-//! if nobody joined it in time.
+//! answers draw offers to the computer from what it already thought where it can, keeps track
+//! of which players are there (for claims against one who left), unloads its game once idle
+//! (nobody watches, no clock runs, the computer is not to move), and deletes it if nobody
+//! joined it in time.
 
 use std::net::IpAddr;
 use std::sync::Arc;

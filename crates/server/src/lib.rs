@@ -22,9 +22,9 @@
 //! | module | what it holds |
 //! | --- | --- |
 //! | [`registry`] | the registry of live games: finds or loads a game's actor, the lobby of open games, the list of games, quotas and expiry |
-//! | [`lifecycle`] | the quotas per client address and the lifetimes of games ([`GameLimits`]), and their bookkeeping |
+//! | [`lifecycle`] | the quotas per client address and the lifetimes of games ([`GameLimits`]: expiry, idle unloading, claims, games unplayed for long), and their bookkeeping |
 //! | `actor` | a game's actor: one task per game in memory, which orders its moves, commits each before anyone hears of it, runs its clock and asks the computer to move |
-//! | [`live`] | a game on the server as pure logic (seats, clocks, offers, refusals), testable without sockets |
+//! | [`live`] | a game on the server as pure logic (seats, clocks, offers, refusals; the site's rules in `live/site.rs`: abort, claims, games unplayed for long, takebacks), testable without sockets |
 //! | `review` | the engine's reviews and best lines of finished games, queued one at a time and kept |
 //! | [`protocol`] | the wire format: client and server messages, the HTTP API's JSON bodies |
 //! | [`error`] | the error replies: [`ErrorCode`] and [`ApiError`] |
@@ -119,7 +119,8 @@ pub struct Config {
     /// Origins (`https://example.com`) whose pages may open the WebSocket besides the server's
     /// own: a browser names the page's origin, and a page of another site is refused.
     pub allowed_origins: Vec<String>,
-    /// Quotas per client address and how long games wait (see [`lifecycle`]).
+    /// Quotas per client address, how long games wait, and the times of the site's game rules
+    /// (see [`lifecycle`]).
     pub game_limits: GameLimits,
 }
 

@@ -1,7 +1,8 @@
 //! How many games a client may make and how long games stay: the quotas per client address,
-//! the expiry of games nobody joins, and how long an idle game stays in memory. The limits
-//! and their defaults are here, in [`GameLimits`]; [`Ledger`] is the bookkeeping that enforces
-//! them.
+//! the expiry of games nobody joins, how long an idle game stays in memory, how long a player
+//! may be gone from a timed game before the opponent may claim it, and how long a game where
+//! no clock runs may go unplayed before it ends. The limits and their defaults are here, in
+//! [`GameLimits`]; [`Ledger`] is the bookkeeping that enforces the quotas and expiry.
 
 use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::net::{IpAddr, Ipv6Addr};
