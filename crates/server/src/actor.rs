@@ -193,7 +193,7 @@ impl Actor {
 
     /// The player gone long enough to be claimed against at `now_ms`, if any.
     fn gone_at(&self, now_ms: i64) -> Option<Color> {
-        let claim_after = i64::try_from(self.registry.limits.claim_after.as_millis()).unwrap_or(i64::MAX);
+        let claim_after = self.registry.limits.claim_after_ms();
         self.absences.gone(now_ms, claim_after, |color| self.game.claimable_against(color))
     }
 
@@ -202,7 +202,7 @@ impl Actor {
         if self.game.gone.is_some() {
             return None;
         }
-        let claim_after = i64::try_from(self.registry.limits.claim_after.as_millis()).unwrap_or(i64::MAX);
+        let claim_after = self.registry.limits.claim_after_ms();
         self.absences.next_gone_ms(claim_after, |color| self.game.claimable_against(color))
     }
 

@@ -81,7 +81,7 @@ impl GameLimits {
     /// When a game created at `created_ms` is deleted if nobody has joined it.
     pub fn expiry_ms(&self, created_ms: i64, private: bool) -> i64 {
         let wait = if private { self.invite_expiry } else { self.open_game_expiry };
-        created_ms.saturating_add(i64::try_from(wait.as_millis()).unwrap_or(i64::MAX))
+        created_ms.saturating_add(millis(wait))
     }
 
     /// How often waiting games are looked at for expiry, and games in play for how long they
@@ -92,10 +92,20 @@ impl GameLimits {
             .clamp(Duration::from_millis(100), Duration::from_secs(30))
     }
 
+    /// [`GameLimits::claim_after`] in milliseconds.
+    pub fn claim_after_ms(&self) -> i64 {
+        millis(self.claim_after)
+    }
+
     /// [`GameLimits::unplayed_end`] in milliseconds.
     pub fn unplayed_end_ms(&self) -> i64 {
-        i64::try_from(self.unplayed_end.as_millis()).unwrap_or(i64::MAX)
+        millis(self.unplayed_end)
     }
+}
+
+/// A duration in milliseconds, as the times of games are kept.
+fn millis(duration: Duration) -> i64 {
+    i64::try_from(duration.as_millis()).unwrap_or(i64::MAX)
 }
 
 /// What quotas count by: an IPv4 address, or the /64 network of an IPv6 address (a host or a
