@@ -5,9 +5,10 @@
 //! every subscriber: a client never hears of a move that a crash could lose. The actor also
 //! runs the game's clock (waking when the side to move would run out), asks the computer
 //! pool for moves when the computer is to play (charging its clock for its search only),
-//! answers draw offers to the computer from what it already thought where it can, unloads its
-//! game once idle (nobody watches, no clock runs, the computer is not to move), and deletes it
-//! if nobody joined it in time.
+//! answers draw offers to the computer from what it already thought where it can, keeps track
+//! of which players are there (for claims against one who left), unloads its game once idle
+//! (nobody watches, no clock runs, the computer is not to move), and deletes it if nobody
+//! joined it in time.
 
 use std::net::IpAddr;
 use std::sync::Arc;
@@ -22,7 +23,8 @@ use crate::error::ApiError;
 use crate::live::{side, LiveGame, MoveRequest, PlayerKind, Refusal, Status};
 use crate::pairing::AccountId;
 use crate::pdn::game_record;
-use crate::protocol::{state_text, DrawAction, ServerMessage};
+use crate::presence::{Absences, Presence};
+use crate::protocol::{state_text, DrawAction, ServerMessage, TakebackAction};
 use crate::rated::{check_join, seat_account, Account};
 use crate::registry::Registry;
 use crate::store::now_ms;
@@ -42,6 +44,8 @@ pub enum Command {
     Move { token_hash: String, request: MoveRequest, ply: Option<u32>, reply: Reply<u32> },
     Draw { token_hash: String, action: DrawAction, reply: Reply<()> },
     Resign { token_hash: String, reply: Reply<()> },
+    // A rule of the site's that a player invokes (see `SiteRule`).
+    Rule { token_hash: String, rule: SiteRule, reply: Reply<()> },
     // `client`: the address asking, whose game a rematch against the computer counts as.
     Rematch { token_hash: String, client: IpAddr, reply: Reply<Option<String>> },
     Pdn { reply: oneshot::Sender<PdnGame> },
@@ -50,6 +54,9 @@ pub enum Command {
     // Nobody joined in time: deletes the game if it still waits (answers whether it did) and
     // stops the actor.
     Expire { reply: Reply<bool> },
+    // Ends the game if it has gone unplayed for too long (see `LiveGame::end_if_unplayed`);
+    // answers whether it did.
+    EndUnplayed { reply: Reply<bool> },
 }
 
 /// A request for a free seat: the seat wanted, the new seat token's hash, the player's name,
@@ -63,11 +70,24 @@ pub struct JoinRequest {
     pub account: Option<Account>,
 }
 
+/// What a player asks of the site's rules of play (see `docs/protocol.md`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SiteRule {
+    /// Ends the game with no result, before both sides have moved.
+    Abort,
+    /// Claims a timed game the opponent has left: a win, or a draw if `draw`.
+    Claim { draw: bool },
+    /// Asks to take back one's last move, or answers the opponent's request.
+    Takeback(TakebackAction),
+}
+
 /// How to reach a game's actor: its commands, and the states it pushes.
 #[derive(Clone)]
 pub struct GameHandle {
     pub commands: mpsc::Sender<Command>,
     pub updates: broadcast::Sender<Arc<str>>,
+    /// The seated players' connections following the game.
+    pub presence: Arc<Presence>,
 }
 
 /// Sleeps until a wall-clock time (ms since the epoch); never wakes for `None`.
@@ -97,6 +117,8 @@ pub struct Actor {
     judgements: Judgements,
     /// The game has been deleted (it expired): the actor stops.
     deleted: bool,
+    presence: Arc<Presence>,
+    absences: Absences,
 }
 
 impl Actor {
@@ -105,12 +127,21 @@ impl Actor {
     pub fn new(registry: Arc<Registry>, game: LiveGame) -> (Actor, GameHandle, mpsc::Receiver<Command>) {
         let (commands, receiver) = mpsc::channel(64);
         let (updates, _) = broadcast::channel(16);
-        let handle = GameHandle { commands, updates: updates.clone() };
-        (
-            Actor { registry, game, updates, think: None, judgements: Judgements::default(), deleted: false },
-            handle,
-            receiver,
-        )
+        let presence = Arc::new(Presence::default());
+        let handle = GameHandle { commands, updates: updates.clone(), presence: presence.clone() };
+        // Nobody follows the game yet: both players are away from the start.
+        let now = now_ms();
+        let actor = Actor {
+            registry,
+            game,
+            updates,
+            think: None,
+            judgements: Judgements::default(),
+            deleted: false,
+            presence,
+            absences: Absences::since(now),
+        };
+        (actor, handle, receiver)
     }
 
     pub fn game(&self) -> &LiveGame {
@@ -133,6 +164,8 @@ impl Actor {
                     }
                 }
                 _ = sleep_until_ms(deadline) => self.flag_fall().await,
+                _ = self.presence.changed() => self.presence_changed(),
+                _ = sleep_until_ms(self.next_gone_ms()) => self.update_gone(),
                 thought = wait_for_move(&mut self.think) => {
                     let ply = self.think.take().map(|(ply, _)| ply);
                     self.computer_move(ply, thought).await;
@@ -156,6 +189,37 @@ impl Actor {
             && self.think.is_none()
             && self.game.flag_deadline_ms().is_none()
             && self.game.computer_to_move().is_none()
+    }
+
+    /// Takes note of the players' connections coming and going.
+    fn presence_changed(&mut self) {
+        self.absences.update(self.presence.connected(), now_ms());
+        self.update_gone();
+    }
+
+    /// The player gone long enough to be claimed against at `now_ms`, if any.
+    fn gone_at(&self, now_ms: i64) -> Option<Color> {
+        let claim_after = self.registry.limits.claim_after_ms();
+        self.absences.gone(now_ms, claim_after, |color| self.game.claimable_against(color))
+    }
+
+    /// When a player away now will have been gone long enough to be claimed against.
+    fn next_gone_ms(&self) -> Option<i64> {
+        if self.game.gone.is_some() {
+            return None;
+        }
+        let claim_after = self.registry.limits.claim_after_ms();
+        self.absences.next_gone_ms(claim_after, |color| self.game.claimable_against(color))
+    }
+
+    /// Tells everyone following the game when a player is gone long enough to be claimed
+    /// against, and when they are back.
+    fn update_gone(&mut self) {
+        let gone = self.gone_at(now_ms());
+        if gone != self.game.gone {
+            self.game.gone = gone;
+            self.publish();
+        }
     }
 
     fn publish(&mut self) {
@@ -311,6 +375,15 @@ impl Actor {
                 let result = self.expire().await;
                 let _ = reply.send(result);
             }
+            Command::EndUnplayed { reply } => {
+                let mut next = self.game.clone();
+                let result = if next.end_if_unplayed(now_ms(), self.registry.limits.unplayed_end_ms()) {
+                    self.commit_row(next).await.map(|()| true)
+                } else {
+                    Ok(false)
+                };
+                let _ = reply.send(result);
+            }
             Command::Move { token_hash, request, ply, reply } => {
                 let result = self.human_move(&token_hash, &request, ply).await;
                 let _ = reply.send(result);
@@ -327,6 +400,10 @@ impl Actor {
                     self.commit_row(next).await
                 }
                 .await;
+                let _ = reply.send(result);
+            }
+            Command::Rule { token_hash, rule, reply } => {
+                let result = self.site_rule(&token_hash, rule).await;
                 let _ = reply.send(result);
             }
             Command::Rematch { token_hash, client, reply } => {
@@ -442,6 +519,32 @@ impl Actor {
         };
         let plies = self.game.ply() as usize;
         DrawAnswer::from_score(score, &position, plies) == DrawAnswer::Accept
+    }
+
+    async fn site_rule(&mut self, token_hash: &str, rule: SiteRule) -> Result<(), ApiError> {
+        let color = self.seat(token_hash)?;
+        let mut next = self.game.clone();
+        match rule {
+            SiteRule::Abort => next.abort()?,
+            SiteRule::Claim { draw } => {
+                next.gone = self.gone_at(now_ms());
+                next.claim(color, draw, now_ms())?;
+            }
+            SiteRule::Takeback(action) => {
+                match action {
+                    TakebackAction::Offer => next.ask_takeback(color, now_ms()).map(drop)?,
+                    TakebackAction::Accept => next.answer_takeback(color, true, now_ms())?,
+                    TakebackAction::Decline => next.answer_takeback(color, false, now_ms())?,
+                }
+                if next.ply() < self.game.ply() {
+                    self.registry.store.take_back(&next).await?;
+                    self.game = next;
+                    self.publish();
+                    return Ok(());
+                }
+            }
+        }
+        self.commit_row(next).await
     }
 
     async fn rematch(&mut self, token_hash: &str, client: IpAddr) -> Result<Option<String>, ApiError> {

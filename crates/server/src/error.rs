@@ -41,6 +41,12 @@ pub enum ErrorCode {
     /// The computer judged the offered draw and declined it.
     DrawDeclined,
     RematchRefused,
+    /// Both sides have moved: the game can no longer be aborted.
+    AbortRefused,
+    /// The opponent has not left the game (long enough), or the game cannot be claimed.
+    ClaimRefused,
+    /// A rated game, nothing to take back, or no takeback request to answer.
+    TakebackRefused,
     /// The client already has as many games against the computer in play as it may.
     TooManyComputerGames,
     /// The database did not take the change; nothing was changed.
@@ -149,6 +155,9 @@ impl From<Refusal> for ApiError {
             Refusal::RematchTooEarly | Refusal::RematchArranged | Refusal::RematchNotHuman => {
                 ErrorCode::RematchRefused
             }
+            Refusal::TooLateToAbort => ErrorCode::AbortRefused,
+            Refusal::NothingToClaim => ErrorCode::ClaimRefused,
+            Refusal::Takeback(_) => ErrorCode::TakebackRefused,
         };
         ApiError::new(code, r.to_string())
     }

@@ -10,8 +10,9 @@
 //! `kill -9`, loses no confirmed move and unfinished games go on (a running clock resumes from
 //! its last stored reading: nobody is charged for the downtime).
 //! Only games that must run are in memory: a game is loaded when asked for and leaves memory
-//! once idle, start-up loads none before it listens, and games nobody joins are deleted after
-//! a while. Each client address may create so many games an hour and have so many waiting.
+//! once idle, start-up loads none before it listens, games nobody joins are deleted after
+//! a while, and games where no clock runs end once unplayed for a week. Each client address
+//! may create so many games an hour and have so many waiting.
 //! Players may play anonymously or sign up for an account; rated games between accounts, on a
 //! clock, change both players' Glicko-2 ratings in the transaction of their result.
 //!
@@ -23,9 +24,9 @@
 //! | module | what it holds |
 //! | --- | --- |
 //! | [`registry`] | the registry of live games: finds or loads a game's actor, the lobby of open games, the list of games, quotas and expiry |
-//! | [`lifecycle`] | the quotas per client address and the lifetimes of games ([`GameLimits`]), and their bookkeeping |
+//! | [`lifecycle`] | the quotas per client address and the lifetimes of games ([`GameLimits`]: expiry, idle unloading, claims, games unplayed for long), and their bookkeeping |
 //! | `actor` | a game's actor: one task per game in memory, which orders its moves, commits each before anyone hears of it, runs its clock and asks the computer to move |
-//! | [`live`] | a game on the server as pure logic (seats, clocks, offers, refusals), testable without sockets |
+//! | [`live`] | a game on the server as pure logic (seats, clocks, offers, refusals; the site's rules in `live/site.rs`: abort, claims, games unplayed for long, takebacks), testable without sockets |
 //! | `review` | the engine's reviews and best lines of finished games, queued one at a time and kept |
 //! | [`protocol`] | the wire format: client and server messages, the HTTP API's JSON bodies |
 //! | [`error`] | the error replies: [`ErrorCode`] and [`ApiError`] |
@@ -37,6 +38,7 @@
 //! | [`store`] | the database: migrations, group commit, loading games back, the list of games from its index, errors that never show the password |
 //! | `database_url` | what follows `--db` made a URL, and shown back without its password |
 //! | [`computer`] | the engine's workers: per-client queues taken in turn, short and long searches, the computer's clock charged for its search only, the cap on games against it |
+//! | `presence` | which seated players follow their game: connections counted per seat, for claims against a player who left |
 //! | [`pdn`], [`token`] | PDN export; seat tokens, invitations and game ids |
 //! | `accounts`, [`password`] | accounts and sessions: sign-up, log-in and out, the limits per name and address; names, passwords and their Argon2id hashes, on blocking threads |
 //! | `api` | the HTTP API of accounts and players: the session cookie, profiles, a player's games, leaderboards |
@@ -73,7 +75,9 @@
 //! WebSocket: every message is one JSON object with a type field `t`. A client message may
 //! carry an `id`, echoed as `re` in the reply. Clients `create` a game (against the
 //! `computer`, a `friend` who joins with the game's invitation, or an `open` seat in the
-//! lobby), `join`, `watch`, `move`, `draw` (`offer`, `accept`, `decline`), `resign`, ask for
+//! lobby), `join`, `watch`, `move`, `draw` (`offer`, `accept`, `decline`), `resign`,
+//! `abort` (before both sides have moved), `claim` (a timed game the opponent left),
+//! `takeback` (`offer`, `accept`, `decline`; casual games only), ask for
 //! a `rematch`, follow the `lobby` or the `games`, and `ping`. The server answers `seated`,
 //! `watching`, `ok`, `rematch`, `pong` or `error` (with an [`ErrorCode`]), and pushes each
 //! watched game's `state`, the `lobby` and the `games` as they change. Client messages are at
@@ -95,6 +99,7 @@ pub mod pages;
 pub mod pairing;
 pub mod password;
 pub mod pdn;
+mod presence;
 pub mod protocol;
 pub mod rated;
 pub mod rating;
@@ -135,7 +140,8 @@ pub struct Config {
     /// Origins (`https://example.com`) whose pages may open the WebSocket besides the server's
     /// own: a browser names the page's origin, and a page of another site is refused.
     pub allowed_origins: Vec<String>,
-    /// Quotas per client address and how long games wait (see [`lifecycle`]).
+    /// Quotas per client address, how long games wait, and the times of the site's game rules
+    /// (see [`lifecycle`]).
     pub game_limits: GameLimits,
     /// Whether a proxy in front of the server is trusted to say the request came over TLS
     /// (`X-Forwarded-Proto: https`), making the session cookie `Secure`. The server itself

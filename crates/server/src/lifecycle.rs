@@ -1,7 +1,8 @@
 //! How many games a client may make and how long games stay: the quotas per client address,
-//! the expiry of games nobody joins, and how long an idle game stays in memory. The limits
-//! and their defaults are here, in [`GameLimits`]; [`Ledger`] is the bookkeeping that enforces
-//! them.
+//! the expiry of games nobody joins, how long an idle game stays in memory, how long a player
+//! may be gone from a timed game before the opponent may claim it, and how long a game where
+//! no clock runs may go unplayed before it ends. The limits and their defaults are here, in
+//! [`GameLimits`]; [`Ledger`] is the bookkeeping that enforces the quotas and expiry.
 
 use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::net::{IpAddr, Ipv6Addr};
@@ -21,6 +22,12 @@ pub const INVITE_EXPIRY: Duration = Duration::from_secs(24 * 3600);
 /// How long a game nobody follows and where nothing runs (no clock, no computer to move) stays
 /// in memory; it is loaded again from the database when asked for.
 pub const IDLE_UNLOAD: Duration = Duration::from_secs(600);
+/// How long a player must have been gone from a timed game (every connection of theirs
+/// closed) before the opponent may claim it.
+pub const CLAIM_AFTER: Duration = Duration::from_secs(30);
+/// How long a game in play where no clock runs (an untimed game, or a timed one before both
+/// sides have moved) may go unplayed before it ends.
+pub const UNPLAYED_END: Duration = Duration::from_secs(7 * 24 * 3600);
 
 const HOUR_MS: i64 = 3600 * 1000;
 
@@ -43,8 +50,8 @@ pub fn shrink<K: Eq + std::hash::Hash, V>(map: &mut HashMap<K, V>) {
     }
 }
 
-/// The quotas and lifetimes of games (the constants above unless configured otherwise, as
-/// tests do to see games expire in seconds).
+/// The quotas and lifetimes of games, and how long a player may be gone before a claim (the
+/// constants above unless configured otherwise, as tests do to see games expire in seconds).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameLimits {
     pub games_per_hour: u32,
@@ -52,6 +59,8 @@ pub struct GameLimits {
     pub open_game_expiry: Duration,
     pub invite_expiry: Duration,
     pub idle_unload: Duration,
+    pub claim_after: Duration,
+    pub unplayed_end: Duration,
 }
 
 impl Default for GameLimits {
@@ -62,6 +71,8 @@ impl Default for GameLimits {
             open_game_expiry: OPEN_GAME_EXPIRY,
             invite_expiry: INVITE_EXPIRY,
             idle_unload: IDLE_UNLOAD,
+            claim_after: CLAIM_AFTER,
+            unplayed_end: UNPLAYED_END,
         }
     }
 }
@@ -70,15 +81,31 @@ impl GameLimits {
     /// When a game created at `created_ms` is deleted if nobody has joined it.
     pub fn expiry_ms(&self, created_ms: i64, private: bool) -> i64 {
         let wait = if private { self.invite_expiry } else { self.open_game_expiry };
-        created_ms.saturating_add(i64::try_from(wait.as_millis()).unwrap_or(i64::MAX))
+        created_ms.saturating_add(millis(wait))
     }
 
-    /// How often waiting games are looked at for expiry: a tenth of the shorter wait, between
-    /// a tenth of a second and half a minute.
+    /// How often waiting games are looked at for expiry, and games in play for how long they
+    /// went unplayed: a tenth of the shortest of those times, between a tenth of a second and
+    /// half a minute.
     pub fn sweep_period(&self) -> Duration {
-        (self.open_game_expiry.min(self.invite_expiry) / 10)
+        (self.open_game_expiry.min(self.invite_expiry).min(self.unplayed_end) / 10)
             .clamp(Duration::from_millis(100), Duration::from_secs(30))
     }
+
+    /// [`GameLimits::claim_after`] in milliseconds.
+    pub fn claim_after_ms(&self) -> i64 {
+        millis(self.claim_after)
+    }
+
+    /// [`GameLimits::unplayed_end`] in milliseconds.
+    pub fn unplayed_end_ms(&self) -> i64 {
+        millis(self.unplayed_end)
+    }
+}
+
+/// A duration in milliseconds, as the times of games are kept.
+fn millis(duration: Duration) -> i64 {
+    i64::try_from(duration.as_millis()).unwrap_or(i64::MAX)
 }
 
 /// What quotas count by: an IPv4 address, or the /64 network of an IPv6 address (a host or a

@@ -70,7 +70,10 @@ impl Seat {
     }
 }
 
-/// A Fischer clock: each side starts with `base_ms` and gains `increment_ms` per move.
+/// A Fischer clock: each side starts with `base_ms` and gains `increment_ms` per move. As on
+/// lichess, no clock runs until both sides have made their first move: those two moves cost no
+/// time and gain no increment, and the first mover's clock starts with the second move of the
+/// game (see [`LiveGame::both_moved`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct ClockSpec {
     pub base_ms: i64,
@@ -104,6 +107,12 @@ pub enum Refusal {
     RematchArranged,
     #[error("only a player seated in the game can ask for a rematch")]
     RematchNotHuman,
+    #[error("both sides have moved: the game can no longer be aborted")]
+    TooLateToAbort,
+    #[error("only a timed game whose opponent has left it, after both sides have moved, can be claimed")]
+    NothingToClaim,
+    #[error("{0}")]
+    Takeback(&'static str),
 }
 
 /// Why a stored move cannot be replayed: the stored game is not one the rules allow.
@@ -199,7 +208,11 @@ pub fn reason_code(outcome: &Outcome) -> &'static str {
 /// and committing it.
 pub const COMPUTER_MOVE_OVERHEAD_MS: i64 = 10;
 
-/// The reason code of a game that ended before it began (its creator withdrew it).
+/// The reason code of a game its opponent claimed after a player left it.
+pub const ABANDONED: &str = "abandoned";
+
+/// The reason code of a game that ended before it began: its creator withdrew it, or a player
+/// aborted it before both sides had moved. Stored as the game's `reason`, with result `*`.
 pub const ABORTED: &str = "aborted";
 
 #[derive(Clone, Debug)]
@@ -219,12 +232,25 @@ pub struct LiveGame {
     pub clock: Option<ClockSpec>,
     /// Time left, White then Black, as of `turn_started_ms`.
     pub remaining_ms: [i64; 2],
-    /// When the side to move's clock started running; `None` while it is stopped.
+    /// When the side to move's clock started running; `None` while it is stopped (always
+    /// before both sides have made their first move).
     pub turn_started_ms: Option<i64>,
+    /// When the side to move's turn began, clock or no clock: when the game began, or the
+    /// last move was played. `None` before the game begins.
+    pub turn_began_ms: Option<i64>,
     pub status: Status,
-    /// Withdrawn before anyone joined (no winner, no rules outcome).
+    /// Withdrawn before anyone joined, or aborted by a player before both sides had moved (no
+    /// winner, no rules outcome, never rated).
     pub aborted: bool,
     pub draw_offer: Option<Color>,
+    /// A player gone from the game long enough for the opponent to claim it (see
+    /// [`LiveGame::claim`]): kept up to date by the game's actor, which knows who is
+    /// connected; never stored.
+    pub gone: Option<Color>,
+    /// The player who left the game, when the opponent claimed it (a win, or a draw).
+    pub abandoned_by: Option<Color>,
+    /// The colour whose takeback request stands (see [`LiveGame::ask_takeback`]).
+    pub takeback_offer: Option<Color>,
     pub rematch_offers: [bool; 2],
     pub rematch_game: Option<String>,
     pub rematch_of: Option<String>,
@@ -254,9 +280,13 @@ impl LiveGame {
             clock,
             remaining_ms: [base, base],
             turn_started_ms: None,
+            turn_began_ms: None,
             status: Status::Waiting,
             aborted: false,
             draw_offer: None,
+            gone: None,
+            abandoned_by: None,
+            takeback_offer: None,
             rematch_offers: [false, false],
             rematch_game: None,
             rematch_of: None,
@@ -289,6 +319,11 @@ impl LiveGame {
         self.invite_hash.is_some()
     }
 
+    /// Whether both sides have made their first move: from then on the clocks run.
+    pub fn both_moved(&self) -> bool {
+        self.ply() >= 2
+    }
+
     /// The side a computer plays, if the computer is to move now.
     pub fn computer_to_move(&self) -> Option<u8> {
         if self.status != Status::Playing {
@@ -304,9 +339,7 @@ impl LiveGame {
         if self.status == Status::Waiting && self.seats.iter().all(Seat::is_taken) {
             self.status = Status::Playing;
             self.listed = false;
-            if self.clock.is_some() {
-                self.turn_started_ms = Some(now_ms);
-            }
+            self.turn_began_ms = Some(now_ms);
             // A game set up in a finished position ends at once.
             if self.game.is_over() {
                 self.finish();
@@ -318,6 +351,8 @@ impl LiveGame {
         self.status = Status::Finished;
         self.turn_started_ms = None;
         self.draw_offer = None;
+        self.gone = None;
+        self.takeback_offer = None;
         self.listed = false;
     }
 
@@ -469,16 +504,23 @@ impl LiveGame {
         }
         let pdn = crate::pdn::move_text(&position, &mv);
         self.game.play(mv).map_err(|e| Refusal::IllegalMove(e.to_string()))?;
-        if let (Some(spec), Some(start)) = (self.clock, self.turn_started_ms) {
-            let used = charge.unwrap_or((now_ms - start).max(0));
-            self.remaining_ms[side(mover)] = self.remaining_ms[side(mover)] - used + spec.increment_ms;
-            self.turn_started_ms = Some(now_ms);
+        if let Some(spec) = self.clock {
+            if let Some(start) = self.turn_started_ms {
+                let used = charge.unwrap_or((now_ms - start).max(0));
+                self.remaining_ms[side(mover)] = self.remaining_ms[side(mover)] - used + spec.increment_ms;
+            }
+            if self.both_moved() {
+                self.turn_started_ms = Some(now_ms);
+            }
         }
+        self.turn_began_ms = Some(now_ms);
         self.pdn_moves.push(pdn.clone());
-        // Moving instead of answering declines the opponent's draw offer.
+        // Moving instead of answering declines the opponent's draw offer, and any takeback
+        // request (it was for the moves as they stood).
         if self.draw_offer == Some(mover.opponent()) {
             self.draw_offer = None;
         }
+        self.takeback_offer = None;
         if self.game.is_over() {
             self.finish();
         }
@@ -640,160 +682,6 @@ pub fn parse_hub(position: &Position, text: &str) -> Option<Move> {
     position.find_move(squares[0], squares[1], captured)
 }
 
+mod site;
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn two_humans(clock: Option<ClockSpec>) -> LiveGame {
-        let seats = [Seat::human(None, Some("w".into())), Seat::human(None, None)];
-        let mut g = LiveGame::new("g".into(), Position::start(Variant::English), seats, clock, true, 0);
-        g.join(None, "b".into(), Some("Bea".into()), 1000).unwrap();
-        g
-    }
-
-    fn text(t: &str) -> MoveRequest {
-        MoveRequest { text: Some(t.into()), ..Default::default() }
-    }
-
-    #[test]
-    fn turn_legality_and_clock() {
-        let mut g = two_humans(Some(ClockSpec { base_ms: 60_000, increment_ms: 2_000 }));
-        assert_eq!(g.status, Status::Playing);
-        let mv = g.resolve_move(&text("11-15")).unwrap();
-        assert_eq!(g.play(Color::White, mv, 2000), Err(Refusal::NotYourTurn("Black")));
-        let rec = g.play(Color::Black, mv, 6000).unwrap();
-        assert_eq!((rec.ply, rec.hub.as_str(), rec.black_ms, rec.white_ms), (0, "11-15", 57_000, 60_000));
-        assert!(g.resolve_move(&text("11-15")).is_err());
-        assert_eq!(g.flag_deadline_ms(), Some(66_000));
-        assert!(!g.check_flag(65_999));
-        assert!(g.check_flag(66_000));
-        assert_eq!(g.status, Status::Finished);
-        // White ran out of time; Black, who moves first in English, won: `1-0` in PDN.
-        assert_eq!(result_text(Variant::English, g.outcome()), "1-0");
-        assert_eq!(reason_code(&g.outcome().unwrap()), "time");
-    }
-
-    #[test]
-    fn the_computer_is_charged_for_its_search_not_for_waiting_and_never_flags() {
-        let clock = Some(ClockSpec { base_ms: 10_000, increment_ms: 0 });
-        // The person plays White; in English the computer, Black, moves first.
-        let seats = [Seat::human(None, Some("w".into())), Seat::computer(9)];
-        let mut g = LiveGame::new("g".into(), Position::start(Variant::English), seats, clock, false, 0);
-        assert_eq!(g.computer_to_move(), Some(9));
-        assert_eq!(g.flag_deadline_ms(), None, "waiting for an engine never flags the computer");
-        assert!(!g.check_flag(60_000));
-        let mv = g.resolve_move(&text("11-15")).unwrap();
-        // Queued for 60 s, then a search of 400 ms.
-        let record = g.play_computer(mv, 60_000, 400).unwrap();
-        assert_eq!(record.black_ms, 10_000 - 400 - COMPUTER_MOVE_OVERHEAD_MS);
-        assert_eq!(g.flag_deadline_ms(), Some(70_000), "the person's clock runs as always");
-        let reply = g.resolve_move(&text("22-18")).unwrap();
-        g.play(Color::White, reply, 61_000).unwrap();
-        // The charge is never more than the time since the turn began, nor all the time left.
-        let mv = g.position().legal_moves()[0];
-        let record = g.play_computer(mv, 61_005, 400).unwrap();
-        assert_eq!(record.black_ms, 10_000 - 410 - 5);
-        g.remaining_ms[1] = 30;
-        let reply = g.position().legal_moves()[0];
-        g.play(Color::White, reply, 62_000).unwrap();
-        let record = g.play_computer(g.position().legal_moves()[0], 70_000, 25).unwrap();
-        assert_eq!((record.black_ms, g.status), (1, Status::Playing));
-        // A resignation while the computer thinks does not charge it for the wait either.
-        let reply = g.position().legal_moves()[0];
-        g.play(Color::White, reply, 70_000).unwrap();
-        g.resign(Color::White, 90_000).unwrap();
-        assert_eq!(g.remaining_ms[1], 1);
-    }
-
-    #[test]
-    fn snapshot_fields() {
-        let mut g = two_humans(Some(ClockSpec { base_ms: 60_000, increment_ms: 0 }));
-        let mv = g.resolve_move(&text("11-15")).unwrap();
-        g.play(Color::Black, mv, 2000).unwrap();
-        let state: serde_json::Value = serde_json::from_str(&crate::protocol::state_text(&g, 3000)).unwrap();
-        let game = &state["game"];
-        assert_eq!(state["t"], "state");
-        assert_eq!((game["ply"].as_u64(), game["turn"].as_str()), (Some(1), Some("white")));
-        assert_eq!(game["moves"], serde_json::json!(["11-15"]));
-        assert_eq!(
-            game["last_move"],
-            serde_json::json!({"text": "11-15", "route": [11, 15], "captured": [], "book": false})
-        );
-        assert_eq!(game["legal"].as_array().map(Vec::len), Some(7));
-        assert_eq!(
-            game["clock"],
-            serde_json::json!({"base_ms": 60_000, "increment_ms": 0, "white_ms": 59_000, "black_ms": 59_000, "running": "white"})
-        );
-        assert_eq!(
-            game["players"]["black"],
-            serde_json::json!({"kind": "human", "name": "Bea", "seated": true})
-        );
-        assert_eq!((game["result"].is_null(), game["draw_offer"].is_null()), (true, true));
-    }
-
-    #[test]
-    fn the_last_move_says_when_the_computer_played_it_from_its_book() {
-        let book_flag = |g: &LiveGame| {
-            let state: serde_json::Value = serde_json::from_str(&crate::protocol::state_text(g, 0)).unwrap();
-            state["game"]["last_move"]["book"].as_bool()
-        };
-        for (level, from_book) in [(9, true), (7, true), (4, false)] {
-            // The person plays Black and moves first; the computer (White) answers.
-            let seats = [Seat::computer(level), Seat::human(None, Some("b".into()))];
-            let mut g = LiveGame::new("g".into(), Position::start(Variant::English), seats, None, false, 0);
-            let opening = g.resolve_move(&text("11-15")).unwrap();
-            g.play(Color::Black, opening, 0).unwrap();
-            assert_eq!(book_flag(&g), Some(false), "a person's move");
-            let after = g.position();
-            let level = Level::new(u32::from(level)).unwrap();
-            let reply = level.book_move(&after, 3).unwrap_or_else(|| after.legal_moves()[0]);
-            g.play(Color::White, reply, 0).unwrap();
-            assert_eq!(book_flag(&g), Some(from_book), "level {}", level.number());
-        }
-    }
-
-    #[test]
-    fn a_stored_move_the_rules_refuse_is_a_typed_replay_error() {
-        let mut g = two_humans(None);
-        let stored = |ply: u32, hub: &str| MoveRecord {
-            ply,
-            hub: hub.to_string(),
-            pdn: String::new(),
-            fen_after: String::new(),
-            white_ms: 0,
-            black_ms: 0,
-            played_ms: 0,
-        };
-        assert_eq!(g.replay(&stored(0, "11-15")), Ok(()));
-        let refused = g.replay(&stored(1, "11-15"));
-        assert_eq!(refused, Err(ReplayError::NotLegal { ply: 1, text: "11-15".into() }));
-        assert_eq!(refused.unwrap_err().to_string(), "stored move 11-15 (ply 1) is not legal");
-        g.resign(Color::White, 0).unwrap();
-        let after_the_end = g.replay(&stored(1, "22-18"));
-        assert!(matches!(after_the_end, Err(ReplayError::Refused { ply: 1, .. })), "{after_the_end:?}");
-    }
-
-    #[test]
-    fn squares_form_and_ambiguity() {
-        let g = two_humans(None);
-        let req = MoveRequest { from: Some(9), to: Some(13), ..Default::default() };
-        assert_eq!(g.resolve_move(&req).unwrap().to_hub(), "9-13");
-        let bad = MoveRequest { from: Some(9), to: Some(33), ..Default::default() };
-        assert!(matches!(g.resolve_move(&bad), Err(Refusal::IllegalMove(_))));
-    }
-
-    #[test]
-    fn draw_offer_accept_and_rematch_swaps_seats() {
-        let mut g = two_humans(None);
-        assert_eq!(g.accept_draw(Color::White, 0), Err(Refusal::NoDrawOffer));
-        assert_eq!(g.offer_draw(Color::White, 0), Ok(false));
-        assert_eq!(g.offer_draw(Color::Black, 0), Ok(true));
-        assert_eq!(g.status, Status::Finished);
-        assert_eq!(reason_code(&g.outcome().unwrap()), "agreement");
-        assert!(g.ask_rematch(Color::White, "r".into(), 5).unwrap().is_none());
-        let next = g.ask_rematch(Color::Black, "r".into(), 5).unwrap().unwrap();
-        assert_eq!(next.seats[0].token_hash.as_deref(), Some("b"));
-        assert_eq!(next.status, Status::Playing);
-        assert_eq!(g.rematch_game.as_deref(), Some("r"));
-    }
-}
+mod tests;

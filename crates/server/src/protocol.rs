@@ -14,10 +14,11 @@ use serde_json::Value;
 
 use crate::error::{ApiError, ErrorCode};
 use crate::live::{
-    color_name, reason_code, result_text, side, ClockSpec, LiveGame, PlayerKind, Status, ABORTED,
+    color_name, reason_code, result_text, side, ClockSpec, LiveGame, PlayerKind, Seat, Status, ABANDONED,
+    ABORTED,
 };
-use crate::store::BeforeAfter;
 use crate::pdn::move_text;
+use crate::store::BeforeAfter;
 use crate::store::GameSummary;
 
 /// Largest client message the protocol accepts, in bytes (larger ones get an error reply;
@@ -95,6 +96,27 @@ pub enum ClientMessage {
         game: String,
         #[serde(default)]
         token: Option<String>,
+    },
+    /// Ends the game with no result, before both sides have moved.
+    Abort {
+        game: String,
+        #[serde(default)]
+        token: Option<String>,
+    },
+    /// Claims a timed game the opponent has left: a win, or a draw if `draw`.
+    Claim {
+        game: String,
+        #[serde(default)]
+        token: Option<String>,
+        #[serde(default)]
+        draw: bool,
+    },
+    /// Asks to take back one's last move, or answers the opponent's request.
+    Takeback {
+        game: String,
+        #[serde(default)]
+        token: Option<String>,
+        action: Choice<TakebackAction>,
     },
     Lobby,
     Games,
@@ -226,6 +248,21 @@ pub enum DrawAction {
 impl Choices for DrawAction {
     fn refusal(name: &str) -> String {
         format!("draw action `{name}` is not offer, accept or decline")
+    }
+}
+
+/// An answer in the matter of a takeback.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TakebackAction {
+    Offer,
+    Accept,
+    Decline,
+}
+
+impl Choices for TakebackAction {
+    fn refusal(name: &str) -> String {
+        format!("takeback action `{name}` is not offer, accept or decline")
     }
 }
 
@@ -432,6 +469,8 @@ pub struct GameState<'a> {
     clock: Option<ClockState>,
     players: Players,
     draw_offer: Option<&'static str>,
+    gone: Option<&'static str>,
+    takeback_offer: Option<&'static str>,
     rematch_offers: RematchOffers,
     rematch_game: Option<&'a str>,
     rematch_of: Option<&'a str>,
@@ -569,7 +608,19 @@ impl<'a> GameState<'a> {
             }
         };
         let (result, reason, message, winner) = if game.aborted {
-            (Some("*"), Some(ABORTED), Some("The game was withdrawn before it began".to_string()), None)
+            let message = if game.seats.iter().all(Seat::is_taken) {
+                "The game was aborted before both sides had moved"
+            } else {
+                "The game was withdrawn before it began"
+            };
+            (Some("*"), Some(ABORTED), Some(message.to_string()), None)
+        } else if let (Some(left), Some(o)) = (game.abandoned_by, game.outcome()) {
+            let message = match o.winner() {
+                Some(winner) => format!("{} wins: {} left the game", winner.name(), left.name()),
+                None => format!("Draw: {} left the game", left.name()),
+            };
+            let result = result_text(position.variant(), Some(o));
+            (Some(result), Some(ABANDONED), Some(message), o.winner().map(color_name))
         } else {
             match game.outcome() {
                 Some(o) => (
@@ -596,6 +647,8 @@ impl<'a> GameState<'a> {
             clock,
             players: Players { white: player(Color::White), black: player(Color::Black) },
             draw_offer: game.draw_offer.map(color_name),
+            gone: game.gone.map(color_name),
+            takeback_offer: game.takeback_offer.map(color_name),
             rematch_offers: RematchOffers { white: game.rematch_offers[0], black: game.rematch_offers[1] },
             rematch_game: game.rematch_game.as_deref(),
             rematch_of: game.rematch_of.as_deref(),

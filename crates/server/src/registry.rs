@@ -15,12 +15,13 @@ use std::time::Duration;
 use checkers_rules::{Color, Game, Position, Variant};
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
 
-use crate::actor::{Actor, Command, GameHandle, JoinRequest};
+use crate::actor::{Actor, Command, GameHandle, JoinRequest, SiteRule};
 use crate::computer::ComputerPool;
 use crate::error::{ApiError, ErrorCode};
 use crate::lifecycle::{release_freed_memory, shrink, ClientKey, GameLimits, Ledger};
 use crate::live::{side, ClockSpec, LiveGame, MoveRequest, Seat, Status};
 use crate::pairing::AccountId;
+use crate::presence::SeatPresence;
 use crate::protocol::{DrawAction, Listing, LobbyEntry};
 use crate::rated::{seat_account, speed_of, Account};
 use crate::review::{Reviewed, Reviews};
@@ -359,12 +360,13 @@ impl Registry {
     }
 
     /// Subscribes to a game's updates; returns them with the current state and the seat the
-    /// key holds, if any.
+    /// key holds, if any, with its player counted as there while the guard lives.
     pub async fn watch(
         self: &Arc<Self>,
         id: &str,
         key: Option<SeatKey<'_>>,
-    ) -> Result<(broadcast::Receiver<Arc<str>>, Arc<str>, Option<Color>), ApiError> {
+    ) -> Result<(broadcast::Receiver<Arc<str>>, Arc<str>, Option<Color>, Option<SeatPresence>), ApiError>
+    {
         let handle = self.handle(id).await?;
         let updates = handle.updates.subscribe();
         let (reply, rx) = oneshot::channel();
@@ -379,7 +381,9 @@ impl Registry {
             },
             None => None,
         };
-        Ok((updates, state, seat))
+        // A seated player following the game is there for it (see `presence`).
+        let presence = seat.map(|color| handle.presence.enter(color));
+        Ok((updates, state, seat, presence))
     }
 
     /// The hash of the seat token that `key` stands for: the token's own, or that of the seat
@@ -424,6 +428,18 @@ impl Registry {
         let token_hash = self.seat_hash(id, key).await?;
         let (reply, rx) = oneshot::channel();
         self.send(id, Command::Resign { token_hash, reply }, rx).await?
+    }
+
+    /// Invokes a rule of the site's for the seat `key` holds (see [`SiteRule`]).
+    pub async fn site_rule(
+        self: &Arc<Self>,
+        id: &str,
+        key: SeatKey<'_>,
+        rule: SiteRule,
+    ) -> Result<(), ApiError> {
+        let token_hash = self.seat_hash(id, key).await?;
+        let (reply, rx) = oneshot::channel();
+        self.send(id, Command::Rule { token_hash, rule, reply }, rx).await?
     }
 
     /// Asks for a rematch for the client at `client`; returns the new game's id once both
@@ -596,6 +612,40 @@ impl Registry {
         complete
     }
 
+    /// Ends the games in play where no clock runs that have gone unplayed for
+    /// [`GameLimits::unplayed_end`], a batch at a time, loading each (its actor decides).
+    /// Stops at the first error; the next sweep tries again.
+    async fn end_unplayed_due(self: &Arc<Self>) {
+        loop {
+            let cutoff = now_ms().saturating_sub(self.limits.unplayed_end_ms());
+            let due = match self.store.unplayed_games(cutoff, EXPIRY_BATCH as i64).await {
+                Ok(due) => due,
+                Err(e) => {
+                    eprintln!("checkers serve: cannot read the games unplayed for long: {e}");
+                    return;
+                }
+            };
+            let (batch, mut ended) = (due.len(), 0);
+            for id in due {
+                let (reply, rx) = oneshot::channel();
+                match self.send(&id, Command::EndUnplayed { reply }, rx).await.and_then(|ended| ended) {
+                    Ok(true) => ended += 1,
+                    // The computer is to move in it: it is not waited for.
+                    Ok(false) => {}
+                    Err(e) => {
+                        eprintln!("checkers serve: cannot end game {id}, unplayed for long: {}", e.message);
+                        return;
+                    }
+                }
+            }
+            // Another batch only when this one was full and all of it ended (else the same
+            // games would come back).
+            if batch < EXPIRY_BATCH || ended < batch {
+                return;
+            }
+        }
+    }
+
     /// Forgets games deleted (or no longer waiting) everywhere they were followed.
     fn forget_expired(&self, ids: &[String]) {
         if ids.is_empty() {
@@ -650,8 +700,9 @@ async fn refresh_games_list(registry: Weak<Registry>) {
     }
 }
 
-/// Deletes the games nobody joined in time, looking every `period`, and gives back the
-/// memory of games gone once many have left; ends with the registry.
+/// Deletes the games nobody joined in time and ends those unplayed for long, looking every
+/// `period`, and gives back the memory of games gone once many have left; ends with the
+/// registry.
 async fn expire_waiting_games(registry: Weak<Registry>, period: Duration) {
     let mut tick = tokio::time::interval(period);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -661,6 +712,7 @@ async fn expire_waiting_games(registry: Weak<Registry>, period: Duration) {
         tick.tick().await;
         let Some(registry) = registry.upgrade() else { break };
         registry.expire_due().await;
+        registry.end_unplayed_due().await;
         lock(&registry.ledger).prune(now_ms());
         let held = registry.games_in_memory();
         most_held = most_held.max(held);

@@ -35,7 +35,7 @@ use tokio::sync::{mpsc, oneshot};
 use crate::database_url::{normalise_url, redact, scrub};
 use crate::live::{
     color_name, parse_color, reason_code, result_text, side, ClockSpec, LiveGame, MoveRecord, PlayerKind,
-    Seat, Status, ABORTED,
+    Seat, Status, ABANDONED, ABORTED,
 };
 
 pub use accounts::{is_unique_violation, SessionRow, StoredAccount};
@@ -121,6 +121,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     (2, "open offers", include_str!("../migrations/0002_offers.sql")),
     (3, "private games, creators, the list's index", include_str!("../migrations/0003_lifecycle.sql")),
     (4, "accounts, sessions, ratings, rated games", include_str!("../migrations/0004_accounts.sql")),
+    (5, "the site's rules of play", include_str!("../migrations/0005_site_rules.sql")),
 ];
 
 #[derive(Debug)]
@@ -286,6 +287,16 @@ impl Store {
         self.write(ratings::with_rating(game, vec![Write::UpdateGame(GameRow::of(game))])).await
     }
 
+    /// Saves moves taken back: the game's moves from its new ply on are deleted, and its row
+    /// saved, in one transaction.
+    pub async fn take_back(&self, game: &LiveGame) -> Result<(), StoreError> {
+        self.write(vec![
+            Write::DeleteMovesFrom { game_id: game.id.clone(), ply: game.ply() },
+            Write::UpdateGame(GameRow::of(game)),
+        ])
+        .await
+    }
+
     /// Saves a move and the game's new state in one transaction.
     pub async fn record_move(&self, game: &LiveGame, record: &MoveRecord) -> Result<(), StoreError> {
         let writes = vec![
@@ -373,6 +384,11 @@ enum Write {
     Rate(ratings::RateGame),
     /// Accounts and sessions.
     Account(accounts::AccountWrite),
+    /// Moves taken back: those from `ply` on.
+    DeleteMovesFrom {
+        game_id: String,
+        ply: u32,
+    },
 }
 
 /// Every column of a game's row.
@@ -401,6 +417,10 @@ struct GameRow {
     draw_offer: Option<Color>,
     rematch_offers: [bool; 2],
     updated_ms: i64,
+    // The site's rules (see `bind_site`).
+    turn_began_ms: Option<i64>,
+    abandoned_by: Option<Color>,
+    takeback_offer: Option<Color>,
     // The game as the list of games shows it.
     names: [Option<String>; 2],
     plies: i64,
@@ -431,6 +451,9 @@ impl GameRow {
             draw_offer: game.draw_offer,
             rematch_offers: game.rematch_offers,
             updated_ms: now_ms(),
+            turn_began_ms: game.turn_began_ms,
+            abandoned_by: game.abandoned_by,
+            takeback_offer: game.takeback_offer,
             names: [game.seats[0].name.clone(), game.seats[1].name.clone()],
             plies: i64::from(game.ply()),
             live: game.status != Status::Finished,
@@ -491,19 +514,27 @@ fn bind_changing<'q>(query: AnyQuery<'q>, row: &'q GameRow) -> AnyQuery<'q> {
         .bind(i64::from(row.live))
 }
 
+/// Binds the columns of the site's rules, after those [`bind_changing`] and the insert bind.
+fn bind_site<'q>(query: AnyQuery<'q>, row: &'q GameRow) -> AnyQuery<'q> {
+    query
+        .bind(row.turn_began_ms)
+        .bind(row.abandoned_by.map(color_name))
+        .bind(row.takeback_offer.map(color_name))
+}
+
 impl Write {
     async fn run(&self, conn: &mut AnyConnection) -> Result<(), sqlx::Error> {
         match self {
             Write::InsertGame(row) => {
-                bind_changing(
+                let insert = bind_changing(
                     sqlx::query(
                         "INSERT INTO games (id, listed, status, result, winner, reason, white_ms, black_ms, \
                            turn_started_ms, rematch_id, draw_offer, rematch_white, rematch_black, updated_ms, \
                            white_name, black_name, plies, live, \
                            variant, start_fen, clock_base_ms, clock_increment_ms, rematch_of, created_ms, \
-                           invite_hash, creator, rated, speed) \
+                           invite_hash, creator, rated, speed, turn_began_ms, abandoned_by, takeback_offer) \
                          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, \
-                           $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28)",
+                           $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31)",
                     ),
                     row,
                 )
@@ -516,23 +547,22 @@ impl Write {
                 .bind(&row.invite_hash)
                 .bind(&row.creator)
                 .bind(i64::from(row.rated))
-                .bind(row.speed)
-                .execute(conn)
-                .await?;
+                .bind(row.speed);
+                bind_site(insert, row).execute(conn).await?;
             }
             Write::UpdateGame(row) => {
-                bind_changing(
+                let update = bind_changing(
                     sqlx::query(
                         "UPDATE games SET listed = $2, status = $3, result = $4, winner = $5, reason = $6, \
                            white_ms = $7, black_ms = $8, turn_started_ms = $9, rematch_id = $10, \
                            draw_offer = $11, rematch_white = $12, rematch_black = $13, updated_ms = $14, \
-                           white_name = $15, black_name = $16, plies = $17, live = $18 \
+                           white_name = $15, black_name = $16, plies = $17, live = $18, \
+                           turn_began_ms = $19, abandoned_by = $20, takeback_offer = $21 \
                          WHERE id = $1",
                     ),
                     row,
-                )
-                .execute(conn)
-                .await?;
+                );
+                bind_site(update, row).execute(conn).await?;
             }
             Write::Seat(SeatRow { game_id, color, seat, account }) => {
                 let (kind, level) = match seat.kind {
@@ -571,6 +601,13 @@ impl Write {
                 .bind(record.played_ms)
                 .execute(conn)
                 .await?;
+            }
+            Write::DeleteMovesFrom { game_id, ply } => {
+                sqlx::query("DELETE FROM moves WHERE game_id = $1 AND ply >= $2")
+                    .bind(game_id)
+                    .bind(i64::from(*ply))
+                    .execute(conn)
+                    .await?;
             }
             Write::DeleteWaiting(id) => {
                 sqlx::query(
@@ -672,6 +709,9 @@ fn reason_of(game: &LiveGame) -> Option<String> {
     if game.aborted {
         return Some(ABORTED.to_string());
     }
+    if game.abandoned_by.is_some() && game.outcome().is_some() {
+        return Some(ABANDONED.to_string());
+    }
     game.outcome().map(|o| reason_code(&o).to_string())
 }
 
@@ -717,6 +757,9 @@ fn build_game(id: &str, row: &AnyRow, seats: &[AnyRow], moves: &[MoveRecord]) ->
     game.invite_hash = column(row, "invite_hash")?;
     game.remaining_ms = [column(row, "white_ms")?, column(row, "black_ms")?];
     game.turn_started_ms = column(row, "turn_started_ms")?;
+    game.turn_began_ms = column(row, "turn_began_ms")?;
+    game.abandoned_by = column::<Option<String>>(row, "abandoned_by")?.as_deref().and_then(parse_color);
+    game.takeback_offer = column::<Option<String>>(row, "takeback_offer")?.as_deref().and_then(parse_color);
     game.rematch_of = column(row, "rematch_of")?;
     game.rematch_game = column(row, "rematch_id")?;
     game.draw_offer = column::<Option<String>>(row, "draw_offer")?.as_deref().and_then(parse_color);
@@ -734,8 +777,11 @@ fn build_game(id: &str, row: &AnyRow, seats: &[AnyRow], moves: &[MoveRecord]) ->
             (Some("time"), Some(l)) => {
                 let _ = game.game.lose_on_time(l);
             }
-            (Some("agreement"), _) => {
+            (Some("agreement"), _) | (Some(ABANDONED), None) => {
                 let _ = game.game.agree_draw();
+            }
+            (Some(ABANDONED), Some(l)) => {
+                let _ = game.game.resign(l);
             }
             _ => game.aborted = true,
         }

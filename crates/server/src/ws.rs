@@ -11,10 +11,12 @@ use serde_json::Value;
 use tokio::sync::{broadcast, watch};
 use tokio_tungstenite::tungstenite;
 
+use crate::actor::SiteRule;
 use crate::error::{ApiError, ErrorCode};
 use crate::limits::{TokenBucket, WS_MAX_STRIKES, WS_MESSAGES, WS_PENALTY};
 use crate::live::{color_name, ClockSpec, MoveRequest, MAX_BASE_MS, MAX_INCREMENT_MS};
 use crate::matchmaking::{Event, Presence};
+use crate::presence::SeatPresence;
 use crate::protocol::{
     peek_request_id, read_client_message, ClientMessage, ClockRequest, Listed, Listing, OpponentKind,
     ServerMessage,
@@ -71,9 +73,16 @@ fn close_frame_for(error: axum::Error) -> Option<CloseFrame> {
     Some(CloseFrame { code, reason: reason.into() })
 }
 
+/// The game a connection follows: its updates, and the seat's presence when a player of the
+/// game follows it (the player is there while this lives).
+struct Followed {
+    updates: broadcast::Receiver<Arc<str>>,
+    _presence: Option<SeatPresence>,
+}
+
 /// What the connection is subscribed to.
 struct Subscriptions {
-    game: Option<(String, broadcast::Receiver<Arc<str>>)>,
+    game: Option<Followed>,
     lobby: Option<watch::Receiver<Arc<Listing<crate::protocol::LobbyEntry>>>>,
     games: Option<watch::Receiver<Arc<Listing<crate::store::GameSummary>>>>,
 }
@@ -163,11 +172,9 @@ pub async fn serve_socket(
     }
 }
 
-async fn next_game_update(
-    sub: &mut Option<(String, broadcast::Receiver<Arc<str>>)>,
-) -> Result<Arc<str>, broadcast::error::RecvError> {
+async fn next_game_update(sub: &mut Option<Followed>) -> Result<Arc<str>, broadcast::error::RecvError> {
     match sub.as_mut() {
-        Some((_, rx)) => rx.recv().await,
+        Some(followed) => followed.updates.recv().await,
         None => std::future::pending().await,
     }
 }
@@ -265,8 +272,8 @@ async fn subscribe(
     key: Option<SeatKey<'_>>,
     re: &Value,
 ) -> Result<Vec<String>, ApiError> {
-    let (rx, state, seat) = registry.watch(id, key).await?;
-    subs.game = Some((id.to_string(), rx));
+    let (rx, state, seat, presence) = registry.watch(id, key).await?;
+    subs.game = Some(Followed { updates: rx, _presence: presence });
     let watching = ServerMessage::Watching { re, game: id, color: seat.map(color_name) };
     Ok(vec![watching.to_text(), state.to_string()])
 }
@@ -376,6 +383,18 @@ async fn dispatch(
         }
         ClientMessage::Decline { challenge } => {
             caller.presence.decline(registry, &challenge)?;
+            Ok(vec![ok()])
+        }
+        ClientMessage::Abort { game, token } => {
+            registry.site_rule(&game, caller.seat_key(&token)?, SiteRule::Abort).await?;
+            Ok(vec![ok()])
+        }
+        ClientMessage::Claim { game, token, draw } => {
+            registry.site_rule(&game, caller.seat_key(&token)?, SiteRule::Claim { draw }).await?;
+            Ok(vec![ok()])
+        }
+        ClientMessage::Takeback { game, token, action } => {
+            registry.site_rule(&game, caller.seat_key(&token)?, SiteRule::Takeback(action.known()?)).await?;
             Ok(vec![ok()])
         }
         ClientMessage::Rematch { game, token } => {

@@ -14,24 +14,9 @@ use std::time::{Duration, Instant};
 use checkers_rules::{Position, Variant};
 use checkers_server::live::{LiveGame, Seat};
 use checkers_server::token::{hash_token, new_game_id};
-use checkers_server::{start, Config, GameLimits, Running, Store};
-use common::{http_get, Client, PgSchema, ServerProcess};
+use checkers_server::{GameLimits, Store};
+use common::{first_legal, http_get, move_message, server, sqlite_file, Client, PgSchema, ServerProcess};
 use serde_json::{json, Value};
-
-async fn server(db: &str, game_limits: GameLimits) -> Running {
-    let config = Config {
-        addr: "127.0.0.1:0".into(),
-        db: db.to_string(),
-        engine_threads: Some(1),
-        game_limits,
-        ..Config::default()
-    };
-    start(&config).await.expect("server starts")
-}
-
-fn sqlite_file(dir: &tempfile::TempDir) -> String {
-    dir.path().join("games.db").display().to_string()
-}
 
 /// Whether a list message (`lobby`, `games`) or body names the game.
 fn lists(list: &Value, game: &str) -> bool {
@@ -299,7 +284,16 @@ async fn restart_with_many_waiting_games(db: &str) {
     let mut bob = Client::connect(server.addr).await;
     let joined = bob.request(json!({"t": "join", "game": game, "invite": created["invite"]})).await;
     assert_eq!(joined["t"], "seated", "{joined}");
-    let state = ann.state_where(|g| g["status"] == "playing").await;
+    // Black's clock runs once both sides have made their first move.
+    let tokens = [created["token"].clone(), joined["token"].clone()];
+    for (ply, token) in tokens.iter().enumerate() {
+        let state = ann.state_where(|g| g["status"] == "playing" && g["ply"] == json!(ply)).await;
+        let token = token.as_str().unwrap();
+        let reply = ann.request(move_message(&game, token, &first_legal(&state), ply as u64)).await;
+        assert_eq!(reply["t"], "ok", "{reply}");
+    }
+    let state = ann.state_at(2).await;
+    assert_eq!(state["clock"]["running"], "black", "{state}");
     let black_ms = state["clock"]["black_ms"].as_i64().unwrap();
     server.kill_hard();
 

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{first_legal, move_message, postgres_url, Client, ServerProcess};
+use common::{first_legal, move_message, Client, PgSchema, ServerProcess};
 use serde_json::{json, Value};
 
 /// Plays `plies` moves (first legal move each time) and returns the moves as confirmed.
@@ -90,8 +90,8 @@ async fn sqlite_game_survives_kill_9() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn postgres_game_survives_kill_9() {
-    let Some(url) = postgres_url() else { return };
-    kill_and_restart_keeps_every_move(&url).await;
+    let Some(schema) = PgSchema::new().await else { return };
+    kill_and_restart_keeps_every_move(&schema.url).await;
 }
 
 /// Creates a friend game with a clock (the creator plays Black, who moves first in English) and
@@ -161,8 +161,8 @@ async fn sqlite_draw_offer_and_rematch_request_survive_kill_9() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn postgres_draw_offer_and_rematch_request_survive_kill_9() {
-    let Some(url) = postgres_url() else { return };
-    offers_survive_kill_9(&url).await;
+    let Some(schema) = PgSchema::new().await else { return };
+    offers_survive_kill_9(&schema.url).await;
 }
 
 /// Milliseconds left on the running clock, and which side it is.
@@ -207,6 +207,6 @@ async fn sqlite_clock_is_not_charged_for_downtime() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn postgres_clock_is_not_charged_for_downtime() {
-    let Some(url) = postgres_url() else { return };
-    downtime_is_not_charged(&url).await;
+    let Some(schema) = PgSchema::new().await else { return };
+    downtime_is_not_charged(&schema.url).await;
 }

@@ -427,6 +427,32 @@ async fn withdrawn_game(t: &mut Transcript, addr: SocketAddr) {
     n.ask(t, json!({"t": "rematch", "id": 6, "game": game, "token": token}), 1).await;
 }
 
+/// The site's game rules: takebacks asked for, refused and accepted, a claim refused, an
+/// abort.
+async fn site_rules(t: &mut Transcript, addr: SocketAddr) {
+    t.heading("the site's game rules: takebacks, a claim refused, an abort");
+    let mut b = Peer { name: "b", client: Client::connect_from(addr, 20).await };
+    b.ask(t, json!({"t": "create", "id": 1, "opponent": "friend", "color": "black"}), 3).await;
+    let (game, invite) = (t.real(&format!("GAME{}", t.games)), t.real(&format!("INVITE{}", t.invites)));
+    let black = t.real(&format!("TOKEN{}", t.tokens));
+    let mut w = Peer { name: "w", client: Client::connect_from(addr, 21).await };
+    w.ask(t, json!({"t": "join", "id": 1, "game": game, "invite": invite}), 3).await;
+    let white = t.real(&format!("TOKEN{}", t.tokens));
+    b.receive(t, 1).await;
+    b.ask(t, json!({"t": "move", "id": 2, "game": game, "token": black, "text": "11-15"}), 2).await;
+    w.receive(t, 1).await;
+    w.ask(t, json!({"t": "takeback", "id": 2, "game": game, "token": white, "action": "offer"}), 1).await;
+    w.ask(t, json!({"t": "takeback", "id": 3, "game": game, "token": white, "action": "maybe"}), 1).await;
+    w.ask(t, json!({"t": "claim", "id": 4, "game": game, "token": white}), 1).await;
+    b.ask(t, json!({"t": "takeback", "id": 3, "game": game, "token": black, "action": "offer"}), 2).await;
+    w.receive(t, 1).await;
+    w.ask(t, json!({"t": "takeback", "id": 5, "game": game, "token": white, "action": "accept"}), 2).await;
+    b.receive(t, 1).await;
+    w.ask(t, json!({"t": "abort", "id": 6, "game": game, "token": white}), 2).await;
+    b.receive(t, 1).await;
+    b.ask(t, json!({"t": "abort", "id": 4, "game": game, "token": black}), 1).await;
+}
+
 /// The review and the lines of a finished game, and what is refused.
 async fn http(t: &mut Transcript, addr: SocketAddr) {
     t.heading("HTTP");
@@ -579,6 +605,7 @@ async fn every_message_is_byte_for_byte_as_recorded() {
     computer(&mut t, addr).await;
     quotas(&mut t, addr).await;
     flood(&mut t, addr).await;
+    site_rules(&mut t, addr).await;
     running.stop().await.unwrap();
     t.check("wire");
 }
@@ -598,11 +625,16 @@ fn states_on_the_clock_are_byte_for_byte_as_recorded() {
     t.heading("waiting, listed, at 500 ms");
     t.lines.push(state_text(&game, 500));
     game.join(Some(Color::White), "w".into(), None, 1_000).unwrap();
-    let mv = game.resolve_move(&text("11-15")).unwrap();
-    game.play(Color::Black, mv, 6_000).unwrap();
-    game.offer_draw(Color::Black, 6_500).unwrap();
-    t.heading("Black played 11-15 at 6 s and offers a draw; at 7 s");
-    t.lines.push(state_text(&game, 7_000));
+    // The clocks start once both sides have moved: Black's with White's first move.
+    for (side, mv, at) in
+        [(Color::Black, "11-15", 6_000), (Color::White, "23-19", 7_000), (Color::Black, "8-11", 10_000)]
+    {
+        let mv = game.resolve_move(&text(mv)).unwrap();
+        game.play(side, mv, at).unwrap();
+    }
+    game.offer_draw(Color::Black, 10_500).unwrap();
+    t.heading("11-15 at 6 s, 23-19 at 7 s, 8-11 at 10 s, and Black offers a draw; at 11 s");
+    t.lines.push(state_text(&game, 11_000));
     assert!(game.check_flag(70_000));
     game.ask_rematch(Color::White, "next".into(), 71_000).unwrap();
     t.heading("White out of time at 70 s, then asks for a rematch; at 72 s");

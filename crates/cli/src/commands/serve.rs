@@ -33,6 +33,16 @@ pub struct Args {
     /// (`X-Forwarded-Proto: https`): the session cookie is then marked Secure.
     #[arg(long)]
     trust_forwarded_proto: bool,
+    /// Seconds a player must be gone from a timed game (every connection closed) before the
+    /// opponent may claim it.
+    #[arg(long, value_name = "SECONDS", default_value_t = GameLimits::default().claim_after.as_secs(),
+          value_parser = clap::value_parser!(u64).range(1..))]
+    claim_after: u64,
+    /// Seconds a game in play where no clock runs (an untimed game, or a timed one before both
+    /// sides have moved) may go unplayed before it ends.
+    #[arg(long, value_name = "SECONDS", default_value_t = GameLimits::default().unplayed_end.as_secs(),
+          value_parser = clap::value_parser!(u64).range(1..))]
+    end_unplayed_after: u64,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -45,6 +55,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         game_limits: GameLimits {
             open_game_expiry: Duration::from_secs(args.expire_open_after),
             invite_expiry: Duration::from_secs(args.expire_invites_after),
+            claim_after: Duration::from_secs(args.claim_after),
+            unplayed_end: Duration::from_secs(args.end_unplayed_after),
             ..GameLimits::default()
         },
         trust_forwarded_proto: args.trust_forwarded_proto,

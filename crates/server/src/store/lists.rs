@@ -172,6 +172,21 @@ impl Store {
         .await?;
         Ok(ids.into_iter().map(|(id,)| id).collect())
     }
+
+    /// Ids of at most `limit` games in play where no clock runs whose turn began at
+    /// `cutoff_ms` or before, the longest unplayed first (read from the index
+    /// `games_unplayed`).
+    pub async fn unplayed_games(&self, cutoff_ms: i64, limit: i64) -> Result<Vec<String>, StoreError> {
+        let ids: Vec<(String,)> = sqlx::query_as(
+            "SELECT id FROM games WHERE status = 'playing' AND turn_started_ms IS NULL \
+               AND turn_began_ms <= $1 ORDER BY turn_began_ms LIMIT $2",
+        )
+        .bind(cutoff_ms)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(ids.into_iter().map(|(id,)| id).collect())
+    }
 }
 
 fn waiting_game(row: &AnyRow) -> Result<WaitingGame, String> {

@@ -131,6 +131,23 @@ impl Client {
     }
 }
 
+/// Starts a server in this process on a free port, with one engine thread and `game_limits`.
+pub async fn server(db: &str, game_limits: checkers_server::GameLimits) -> checkers_server::Running {
+    let config = checkers_server::Config {
+        addr: "127.0.0.1:0".into(),
+        db: db.to_string(),
+        engine_threads: Some(1),
+        game_limits,
+        ..checkers_server::Config::default()
+    };
+    checkers_server::start(&config).await.expect("server starts")
+}
+
+/// A SQLite file in `dir`, for a server's database.
+pub fn sqlite_file(dir: &tempfile::TempDir) -> String {
+    dir.path().join("games.db").display().to_string()
+}
+
 /// A plain HTTP GET; returns the status code and body.
 pub fn http_get(addr: SocketAddr, path: &str) -> (u16, String) {
     let mut stream = TcpStream::connect(addr).expect("http connects");
