@@ -99,13 +99,14 @@ impl Default for Matchmaking {
     }
 }
 
-/// A connection's place in the matchmaking, given back when it closes.
-pub struct Presence {
+/// A connection's membership of the matchmaking (it seeks, challenges and is challenged
+/// through it), given back when it closes.
+pub struct Member {
     registry: Weak<Registry>,
     conn: Conn,
 }
 
-impl Drop for Presence {
+impl Drop for Member {
     fn drop(&mut self) {
         if let Some(registry) = self.registry.upgrade() {
             registry.matchmaking.disconnect(self.conn.id);
@@ -113,21 +114,21 @@ impl Drop for Presence {
     }
 }
 
-impl Presence {
+impl Member {
     /// Registers a new connection (online, if logged in); its pushes come to `inbox`.
     pub fn connect(
         registry: &Arc<Registry>,
         account: Option<Account>,
         client: IpAddr,
         inbox: mpsc::UnboundedSender<Event>,
-    ) -> Presence {
+    ) -> Member {
         let mut state = lock(&registry.matchmaking.state);
         state.next_conn += 1;
         let conn = Conn { id: ConnId(state.next_conn), account, client, inbox };
         if let Some(account) = &conn.account {
             state.online.entry(account.id).or_default().push(conn.clone());
         }
-        Presence { registry: Arc::downgrade(registry), conn }
+        Member { registry: Arc::downgrade(registry), conn }
     }
 
     /// Joins the pool of `variant` and `clock` (`"3+2"`), rated or not; a seek already

@@ -15,7 +15,7 @@ use crate::actor::SiteRule;
 use crate::error::{ApiError, ErrorCode};
 use crate::limits::{TokenBucket, WS_MAX_STRIKES, WS_MESSAGES, WS_PENALTY};
 use crate::live::{color_name, ClockSpec, MoveRequest, MAX_BASE_MS, MAX_INCREMENT_MS};
-use crate::matchmaking::{Event, Presence};
+use crate::matchmaking::{Event, Member};
 use crate::presence::SeatPresence;
 use crate::protocol::{
     peek_request_id, read_client_message, ClientMessage, ClockRequest, Listed, Listing, OpponentKind,
@@ -103,8 +103,8 @@ pub async fn serve_socket(
     account: Option<Account>,
 ) {
     let (inbox, mut pushed) = tokio::sync::mpsc::unbounded_channel();
-    let presence = Presence::connect(&registry, account.clone(), client, inbox);
-    let caller = Caller { client, account, presence };
+    let member = Member::connect(&registry, account.clone(), client, inbox);
+    let caller = Caller { client, account, member };
     let (mut sink, mut stream) = socket.split();
     let mut subs = Subscriptions { game: None, lobby: None, games: None };
     let mut limit = RateLimit::new();
@@ -198,7 +198,7 @@ struct Caller {
     client: IpAddr,
     account: Option<Account>,
     /// The connection in the pools and among those online.
-    presence: Presence,
+    member: Member,
 }
 
 impl Caller {
@@ -361,12 +361,12 @@ async fn dispatch(
         ClientMessage::Seek { variant, clock, rated } => {
             let variant =
                 variant.map(|v| v.known()).transpose()?.map_or(checkers_rules::Variant::English, |v| v.0);
-            caller.presence.seek(registry, variant, &clock, rated).await?;
+            caller.member.seek(registry, variant, &clock, rated).await?;
             let seeking = serde_json::json!({"t": "seeking", "re": re, "variant": variant.name(), "clock": clock, "rated": rated});
             Ok(vec![seeking.to_string()])
         }
         ClientMessage::Unseek => {
-            caller.presence.unseek(registry);
+            caller.member.unseek(registry);
             Ok(vec![ok()])
         }
         ClientMessage::Challenge { name, variant, color, clock, rated } => {
@@ -374,15 +374,15 @@ async fn dispatch(
                 variant.map(|v| v.known()).transpose()?.map_or(checkers_rules::Variant::English, |v| v.0);
             let color = color.map(|c| c.known()).transpose()?.and_then(|c| c.color());
             let clock = clock_spec(clock)?;
-            let id = caller.presence.challenge(registry, &name, variant, clock, color, rated)?;
+            let id = caller.member.challenge(registry, &name, variant, clock, color, rated)?;
             Ok(vec![serde_json::json!({"t": "challenging", "re": re, "challenge": id}).to_string()])
         }
         ClientMessage::Accept { challenge } => {
-            let seated = caller.presence.accept(registry, &challenge).await?;
+            let seated = caller.member.accept(registry, &challenge).await?;
             seated_replies(registry, subs, &seated, re).await
         }
         ClientMessage::Decline { challenge } => {
-            caller.presence.decline(registry, &challenge)?;
+            caller.member.decline(registry, &challenge)?;
             Ok(vec![ok()])
         }
         ClientMessage::Abort { game, token } => {
