@@ -83,8 +83,16 @@ await check('two people play a short game by clicking', async () => {
   if (!/^Engine review: Black: .*; White: /.test(summary)) throw new Error('review summary: ' + summary);
   const titled = await alice.$$eval('#moves .mv[title]', (e) => e.length);
   if (titled !== 6) throw new Error('moves with a review comment: ' + titled);
-  // Stepping through the reviewed game: a move's position and verdict, then back to the end.
   const piecesAtEnd = await alice.$$eval('#board .piece', (e) => e.length);
+  // The evaluation graph: a click at its left edge shows the position after the first move.
+  await alice.waitForSelector('#eval-graph:not([hidden])');
+  await alice.locator('#eval-graph').click({ position: { x: 2, y: 40 } });
+  const first = await alice.textContent('#moves .mv');
+  if ((await alice.textContent('#review-move')).indexOf('After ' + first.replace(/\?+$/, '') + ':') !== 0) {
+    throw new Error('the graph\'s first point shows ' + (await alice.textContent('#review-move')));
+  }
+  if ((await alice.textContent('#moves .mv.viewing')) !== first) throw new Error('the list does not mark the move viewed');
+  // Stepping through the reviewed game: a move's position and verdict, then back to the end.
   await alice.click('#moves .mv.good, #moves .mv.mistake, #moves .mv.blunder');
   const viewed = await alice.textContent('#review-move');
   if (!/^After \S+: /.test(viewed)) throw new Error('viewed move: ' + viewed);
