@@ -8,11 +8,11 @@ use std::time::Duration;
 
 use axum::extract::rejection::QueryRejection;
 use axum::extract::ws::WebSocketUpgrade;
-use axum::extract::{ConnectInfo, Path, Query, Request, State};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::middleware::{from_fn_with_state, map_response, Next};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{get, post};
 use axum::Router;
 use tower_http::compression::CompressionLayer;
 
@@ -104,6 +104,13 @@ pub fn router(registry: Arc<Registry>, limits: &ClientLimits, allowed_origins: &
         .route("/games/{id}/review", get(review).layer(limited(&engine, Form::Json)))
         .route("/games/{id}/review.pdn", get(review_pdn).layer(limited(&engine, Form::Text)))
         .route("/games/{id}/lines", get(lines).layer(limited(&engine, Form::Json)))
+        .route("/analysis", get(page))
+        .route(
+            "/api/analysis",
+            post(analyse)
+                .layer(DefaultBodyLimit::max(crate::analysis::MAX_REQUEST))
+                .layer(limited(&engine, Form::Json)),
+        )
         .route(
             "/api/games",
             get(list_games).layer(limited(&Arc::new(RateLimiter::new(limits.list_requests)), Form::Json)),
@@ -340,6 +347,16 @@ async fn lines(
         return json_reply(Err(ApiError::new(ErrorCode::BadPly, message)));
     };
     json_reply(registry.lines(&id, query.ply, client_key(peer.ip())).await)
+}
+
+/// The analysis board's position (a FEN or a PDN game in the JSON body): its legal moves and
+/// the engine's lines, JSON.
+async fn analyse(
+    State(registry): State<Arc<Registry>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    body: String,
+) -> Response {
+    json_reply(registry.analyse(&body, client_key(peer.ip())).await)
 }
 
 /// A JSON text as the body, or the error as `{"code", "message"}` with its status.
