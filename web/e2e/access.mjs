@@ -2,11 +2,13 @@
 // keyboard alone (Tab into the board, arrow keys, Enter and Space) and the other by dragging
 // pieces with the mouse; the squares' names, the live region and algebraic move texts; and
 // axe-core finds no serious or critical violation on the lobby, the game page and the page of
-// a game there is not.
+// a game there is not; the analysis board (screenshot in artifacts/e2e-analysis.png) plays a pasted game on with the engine's arrows.
 //
 //   npm install --prefix web/e2e                   (once)
 //   node web/e2e/access.mjs [path/to/checkers]     (default target/debug/checkers)
-import { base, require, newPage, check, finish, waitForMoves } from './harness.mjs';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { base, root, require, newPage, check, finish, waitForMoves } from './harness.mjs';
 
 const AXE = require.resolve('axe-core/axe.min.js');
 
@@ -128,6 +130,35 @@ await check('the lobby, a game and a missing game pass axe-core; one player move
   if (answer.status() !== 404) throw new Error('a missing game answers ' + answer.status());
   if (await lost.locator('#btn-resign, #board').count()) throw new Error('a missing game has game controls');
   await expectAccessible(lost, 'the page of a missing game');
+});
+
+await check('the analysis board takes a PDN, draws the engine\'s lines as arrows and plays both sides', async () => {
+  const page = await newPage({ bypassCSP: true, viewport: { width: 1100, height: 900 } });
+  await page.goto(base + '/analysis');
+  await page.fill('#analysis-form textarea', '[GameType "25"]\n\n1. c3-d4 f6-e5 *');
+  await page.click('#analysis-form button[type=submit]');
+  // Ben's reply f6-e5 leaves White one capture, d4:f6; the engine's lines start with it.
+  await page.waitForFunction(() => document.querySelectorAll('#analysis-lines li').length === 1);
+  const line = await page.textContent('#analysis-lines li');
+  if (!/^d4:f6 /.test(line)) throw new Error('line: ' + line);
+  if ((await page.locator('#analysis-board .arrow').count()) !== 1) throw new Error('no arrow for the line');
+  await expectAccessible(page, 'the analysis board');
+  // Both sides are played here: White's capture, then any of Black's moves.
+  for (let ply = 0; ply < 2; ply++) {
+    const piece = page.locator('#analysis-board .piece.movable').first();
+    const from = await piece.getAttribute('data-square');
+    await page.click(`#analysis-cells [data-sq="${from}"]`);
+    const to = await page.locator('#analysis-board .target').last().getAttribute('data-square');
+    await page.click(`#analysis-cells [data-sq="${to}"]`);
+    await page.waitForFunction((n) => document.getElementById('analysis-moves').textContent.split(' ').filter(Boolean).length === n, ply + 1);
+  }
+  await page.waitForFunction(() => document.querySelectorAll('#analysis-lines li').length >= 1);
+  mkdirSync(join(root, 'artifacts'), { recursive: true });
+  await page.screenshot({ path: join(root, 'artifacts', 'e2e-analysis.png') });
+  const played = await page.textContent('#analysis-moves');
+  if (!/^d4:f6 [a-h][1-8][-:][a-h][1-8]/.test(played)) throw new Error('played: ' + played);
+  await page.click('#analysis-back');
+  if ((await page.textContent('#analysis-moves')) !== 'd4:f6') throw new Error('take back left ' + (await page.textContent('#analysis-moves')));
 });
 
 await finish();

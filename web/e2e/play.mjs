@@ -65,7 +65,7 @@ await check('two people play a short game by clicking', async () => {
   }
   if ((await movesShown(alice)) !== 6 || (await movesShown(bob)) !== 6) throw new Error('move lists differ');
   mkdirSync(join(root, 'artifacts'), { recursive: true });
-  await alice.locator('.board-col').screenshot({ path: join(root, 'artifacts', 'e2e-board.png') });
+  await alice.locator('#view-game .board-col').screenshot({ path: join(root, 'artifacts', 'e2e-board.png') });
   await bob.click('#btn-flip');
   await alice.click('#btn-draw');
   await bob.waitForSelector('#btn-accept:not([hidden])');
@@ -109,6 +109,9 @@ await check('two people play a short game by clicking', async () => {
   await alice.keyboard.press('End');
   await alice.waitForSelector('#review-move', { state: 'hidden' });
   if ((await alice.$$eval('#board .piece', (e) => e.length)) !== piecesAtEnd) throw new Error('End shows the game as it ended');
+  // The finished game opens on the analysis board at the position shown.
+  const analyse = await alice.getAttribute('#analysis-link', 'href');
+  if (!/^\/analysis#variant=english&fen=[WB]%3A/.test(analyse)) throw new Error('analysis link: ' + analyse);
   const reviewLink = await alice.getAttribute('#review-pdn-link', 'href');
   if (!/^\/games\/[a-z0-9]+\/review\.pdn$/.test(reviewLink)) throw new Error('reviewed PDN link: ' + reviewLink);
 });

@@ -3,7 +3,8 @@
 //! game by clicking and have it reviewed by the engine, a third plays the computer, a fourth
 //! sees level 9 open from its book, and screenshots go to artifacts/. access.mjs: one player
 //! moves by keyboard alone and the other by dragging, and axe-core finds no serious or critical
-//! violation on the lobby, the game page and a missing game's page. Needs node,
+//! violation on the lobby, the game page, a missing game's page and the analysis board, which
+//! plays a pasted game on with the engine's arrows. Needs node,
 //! /usr/bin/chromium and web/e2e/node_modules (playwright-core and axe-core;
 //! scripts/setup-test-deps.sh installs them); skipped without them, except on CI (CI=true),
 //! where that is a failure.
@@ -53,6 +54,6 @@ fn two_browsers_play_by_clicking_and_one_plays_the_computer() {
 }
 
 #[test]
-fn keyboard_and_drag_and_drop_play_and_axe_core_finds_no_serious_violation() {
-    run_script("access.mjs", 1);
+fn keyboard_drag_and_drop_the_analysis_board_and_axe_core_finds_no_serious_violation() {
+    run_script("access.mjs", 2);
 }
