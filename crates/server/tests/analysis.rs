@@ -8,7 +8,6 @@ use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::Duration;
 
-use checkers_server::{start, Config};
 use common::http_get;
 use serde_json::{json, Value};
 
@@ -32,13 +31,7 @@ fn post(addr: SocketAddr, path: &str, body: &str) -> (u16, String) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_pasted_position_gets_its_moves_and_the_engines_lines() {
     let dir = tempfile::tempdir().unwrap();
-    let config = Config {
-        addr: "127.0.0.1:0".into(),
-        db: dir.path().join("games.db").display().to_string(),
-        engine_threads: Some(1),
-        ..Config::default()
-    };
-    let running = start(&config).await.expect("server starts");
+    let running = common::server_in(&dir).await;
     let addr = running.addr;
     assert_eq!(http_get(addr, "/analysis").0, 200);
 

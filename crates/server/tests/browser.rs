@@ -2,12 +2,11 @@
 //! playwright-core) against the `checkers` binary. play.mjs: two browser contexts play a short
 //! game by clicking and have it reviewed by the engine, a third plays the computer, a fourth
 //! sees level 9 open from its book, and screenshots go to artifacts/. access.mjs: one player
-//! moves by keyboard alone and the other by dragging, and axe-core finds no serious or critical
-//! violation on the lobby, the game page, a missing game's page and the analysis board, which
-//! plays a pasted game on with the engine's arrows. Needs node,
-//! /usr/bin/chromium and web/e2e/node_modules (playwright-core and axe-core;
-//! scripts/setup-test-deps.sh installs them); skipped without them, except on CI (CI=true),
-//! where that is a failure.
+//! moves by keyboard alone and the other by dragging, the analysis board plays a pasted game on
+//! with the engine's arrows, and axe-core finds no serious or critical violation on the lobby,
+//! the game page, a missing game's page and the analysis board. Needs node, /usr/bin/chromium
+//! and web/e2e/node_modules (playwright-core and axe-core; scripts/setup-test-deps.sh installs
+//! them); skipped without them, except on CI (CI=true), where that is a failure.
 
 mod common;
 
