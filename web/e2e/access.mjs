@@ -2,7 +2,8 @@
 // keyboard alone (Tab into the board, arrow keys, Enter and Space) and the other by dragging
 // pieces with the mouse; the squares' names, the live region and algebraic move texts; and
 // axe-core finds no serious or critical violation on the lobby, the game page and the page of
-// a game there is not; the analysis board (screenshot in artifacts/e2e-analysis.png) plays a pasted game on with the engine's arrows.
+// a game there is not; a premove, animation (none with reduced motion) and the sound switch;
+// the analysis board (screenshot in artifacts/e2e-analysis.png) plays a pasted game on with the engine's arrows.
 //
 //   npm install --prefix web/e2e                   (once)
 //   node web/e2e/access.mjs [path/to/checkers]     (default target/debug/checkers)
@@ -130,6 +131,48 @@ await check('the lobby, a game and a missing game pass axe-core; one player move
   if (answer.status() !== 404) throw new Error('a missing game answers ' + answer.status());
   if (await lost.locator('#btn-resign, #board').count()) throw new Error('a missing game has game controls');
   await expectAccessible(lost, 'the page of a missing game');
+});
+
+// Counts the page's calls of Element.animate (the board's piece movement).
+const countAnimations = () => {
+  window.__animations = 0;
+  const animate = Element.prototype.animate;
+  Element.prototype.animate = function (...args) { window.__animations++; return animate.apply(this, args); };
+};
+
+await check('a premove is played when its turn comes; moves are animated but not with reduced motion; sound switches off', async () => {
+  const cleo = await newPage({ viewport: { width: 1100, height: 900 } });
+  await cleo.addInitScript(countAnimations);
+  await cleo.goto(base + '/');
+  await cleo.check('input[name=opponent][value=friend]');
+  await cleo.selectOption('select[name=variant]', 'english');
+  await cleo.selectOption('select[name=color]', 'black');
+  await cleo.click('#create-form button[type=submit]');
+  await cleo.waitForFunction(() => document.querySelector('#invite-link')?.value.includes('#invite='));
+  const dan = await newPage({ viewport: { width: 1100, height: 900 }, reducedMotion: 'reduce' });
+  await dan.addInitScript(countAnimations);
+  await dan.goto(await cleo.inputValue('#invite-link'));
+  await dan.click('#join-btn');
+  await dan.waitForSelector('#join-box', { state: 'hidden' });
+  await cleo.waitForSelector('#board .piece.movable');
+  // Black (Cleo) to move first; White (Dan) queues 22-18, legal whatever Black plays.
+  await dan.click('#cells [data-sq="22"]');
+  await dan.click('#cells [data-sq="18"]');
+  await dan.waitForSelector('#board .premove');
+  await cleo.click('#cells [data-sq="11"]');
+  await cleo.click('#cells [data-sq="15"]');
+  await waitForMoves(dan, 2);
+  const moves = await dan.$$eval('#moves .mv', (m) => m.map((e) => e.textContent));
+  if (moves.join(' ') !== '11-15 22-18') throw new Error('moves: ' + moves.join(' '));
+  await waitForMoves(cleo, 2);
+  if ((await cleo.evaluate(() => window.__animations)) < 1) throw new Error('Dan\'s move was not animated for Cleo');
+  if ((await dan.evaluate(() => window.__animations)) !== 0) throw new Error('a move was animated with reduced motion');
+  // The sound switch, kept across a reload.
+  if ((await cleo.getAttribute('#btn-sound', 'aria-pressed')) !== 'true') throw new Error('sound starts off');
+  await cleo.click('#btn-sound');
+  await cleo.reload();
+  await cleo.waitForSelector('#board .piece');
+  if ((await cleo.getAttribute('#btn-sound', 'aria-pressed')) !== 'false') throw new Error('the sound switch is not kept');
 });
 
 await check('the analysis board takes a PDN, draws the engine\'s lines as arrows and plays both sides', async () => {

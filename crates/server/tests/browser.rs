@@ -2,8 +2,9 @@
 //! playwright-core) against the `checkers` binary. play.mjs: two browser contexts play a short
 //! game by clicking and have it reviewed by the engine, a third plays the computer, a fourth
 //! sees level 9 open from its book, and screenshots go to artifacts/. access.mjs: one player
-//! moves by keyboard alone and the other by dragging, the analysis board plays a pasted game on
-//! with the engine's arrows, and axe-core finds no serious or critical violation on the lobby,
+//! moves by keyboard alone and the other by dragging, a premove is played when its turn comes,
+//! moves are animated except with reduced motion, the sound switch is kept, the analysis board
+//! plays a pasted game on with the engine's arrows, and axe-core finds no serious or critical violation on the lobby,
 //! the game page, a missing game's page and the analysis board. Needs node, /usr/bin/chromium
 //! and web/e2e/node_modules (playwright-core and axe-core; scripts/setup-test-deps.sh installs
 //! them); skipped without them, except on CI (CI=true), where that is a failure.
@@ -53,6 +54,6 @@ fn two_browsers_play_by_clicking_and_one_plays_the_computer() {
 }
 
 #[test]
-fn keyboard_drag_and_drop_the_analysis_board_and_axe_core_finds_no_serious_violation() {
-    run_script("access.mjs", 2);
+fn keyboard_drag_and_drop_premove_the_analysis_board_and_axe_core_find_no_serious_violation() {
+    run_script("access.mjs", 3);
 }
