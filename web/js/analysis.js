@@ -126,6 +126,9 @@ function render() {
 
 export function initAnalysis() {
   const form = document.getElementById('analysis-form');
+  // The same rules to choose from as for a new game.
+  const rules = document.querySelector('#create-form select[name=variant]');
+  form.elements.variant.replaceChildren(...[...rules.options].map((o) => new Option(o.text, o.value)));
   form.addEventListener('submit', (e) => { e.preventDefault(); load(request(form), []); });
   document.getElementById('analysis-back').onclick = takeBack;
   document.getElementById('analysis-flip').onclick = () => { analysis.flipped = !analysis.flipped; render(); };
