@@ -4,51 +4,11 @@
 // engine; a third plays the computer; a fourth sees level 9 open from its book; a screenshot
 // of the board is saved to artifacts/e2e-board.png.
 //
-//   npm install --prefix web/e2e playwright-core   (once)
+//   npm install --prefix web/e2e                   (once)
 //   node web/e2e/play.mjs [path/to/checkers]       (default target/debug/checkers)
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { createRequire } from 'node:module';
-
-const here = dirname(fileURLToPath(import.meta.url));
-const root = join(here, '..', '..');
-const require = createRequire(import.meta.url);
-const { chromium } = require('playwright-core');
-
-const binary = process.argv[2] || join(root, 'target', 'debug', 'checkers');
-const db = join(mkdtempSync(join(tmpdir(), 'checkers-e2e-')), 'e2e.db');
-const server = spawn(binary, ['serve', '--addr', '127.0.0.1:0', '--db', db], { stdio: ['ignore', 'pipe', 'inherit'] });
-const base = await new Promise((resolve, reject) => {
-  server.stdout.once('data', (chunk) => {
-    const m = String(chunk).match(/listening on (http:\/\/\S+)/);
-    m ? resolve(m[1]) : reject(new Error('unexpected output: ' + chunk));
-  });
-  server.once('exit', (code) => reject(new Error('server exited with ' + code)));
-});
-
-let passed = 0;
-let failed = 0;
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync', '--no-first-run'],
-});
-
-// A page in a fresh browser context. Waits get two minutes rather than Playwright's 30 s:
-// on a loaded two-core CI machine a debug server's first replies can be slow; a wait that
-// is never satisfied still fails, only later.
-async function newPage(options = {}) {
-  const context = await browser.newContext(options);
-  context.setDefaultTimeout(120_000);
-  return context.newPage();
-}
-
-async function movesShown(page) {
-  return page.locator('#moves .mv').filter({ hasNotText: '…' }).count();
-}
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { base, root, newPage, check, finish, movesShown } from './harness.mjs';
 
 // Clicks the first movable piece, then its first destination (following a route to its end).
 async function clickAMove(page) {
@@ -64,17 +24,6 @@ async function clickAMove(page) {
     const choice = page.locator('#route-buttons button').first();
     if (await choice.isVisible().catch(() => false)) { await choice.click(); break; }
     if (!(await page.locator('#board .target').count())) break;
-  }
-}
-
-async function check(name, body) {
-  try {
-    await body();
-    passed++;
-    console.log('ok   ' + name);
-  } catch (e) {
-    failed++;
-    console.log('FAIL ' + name + ': ' + (e && e.stack || e));
   }
 }
 
@@ -116,7 +65,7 @@ await check('two people play a short game by clicking', async () => {
   }
   if ((await movesShown(alice)) !== 6 || (await movesShown(bob)) !== 6) throw new Error('move lists differ');
   mkdirSync(join(root, 'artifacts'), { recursive: true });
-  await alice.locator('.board-col').screenshot({ path: join(root, 'artifacts', 'e2e-board.png') });
+  await alice.locator('#view-game .board-col').screenshot({ path: join(root, 'artifacts', 'e2e-board.png') });
   await bob.click('#btn-flip');
   await alice.click('#btn-draw');
   await bob.waitForSelector('#btn-accept:not([hidden])');
@@ -134,8 +83,16 @@ await check('two people play a short game by clicking', async () => {
   if (!/^Engine review: Black: .*; White: /.test(summary)) throw new Error('review summary: ' + summary);
   const titled = await alice.$$eval('#moves .mv[title]', (e) => e.length);
   if (titled !== 6) throw new Error('moves with a review comment: ' + titled);
-  // Stepping through the reviewed game: a move's position and verdict, then back to the end.
   const piecesAtEnd = await alice.$$eval('#board .piece', (e) => e.length);
+  // The evaluation graph: a click at its left edge shows the position after the first move.
+  await alice.waitForSelector('#eval-graph:not([hidden])');
+  await alice.locator('#eval-graph').click({ position: { x: 2, y: 40 } });
+  const first = await alice.textContent('#moves .mv');
+  if ((await alice.textContent('#review-move')).indexOf('After ' + first.replace(/\?+$/, '') + ':') !== 0) {
+    throw new Error('the graph\'s first point shows ' + (await alice.textContent('#review-move')));
+  }
+  if ((await alice.textContent('#moves .mv.viewing')) !== first) throw new Error('the list does not mark the move viewed');
+  // Stepping through the reviewed game: a move's position and verdict, then back to the end.
   await alice.click('#moves .mv.good, #moves .mv.mistake, #moves .mv.blunder');
   const viewed = await alice.textContent('#review-move');
   if (!/^After \S+: /.test(viewed)) throw new Error('viewed move: ' + viewed);
@@ -152,6 +109,9 @@ await check('two people play a short game by clicking', async () => {
   await alice.keyboard.press('End');
   await alice.waitForSelector('#review-move', { state: 'hidden' });
   if ((await alice.$$eval('#board .piece', (e) => e.length)) !== piecesAtEnd) throw new Error('End shows the game as it ended');
+  // The finished game opens on the analysis board at the position shown.
+  const analyse = await alice.getAttribute('#analysis-link', 'href');
+  if (!/^\/analysis#variant=english&fen=[WB]%3A/.test(analyse)) throw new Error('analysis link: ' + analyse);
   const reviewLink = await alice.getAttribute('#review-pdn-link', 'href');
   if (!/^\/games\/[a-z0-9]+\/review\.pdn$/.test(reviewLink)) throw new Error('reviewed PDN link: ' + reviewLink);
 });
@@ -185,7 +145,4 @@ await check('the computer says when it plays from its opening book', async () =>
   if (title !== 'from the opening book') throw new Error('last move title: ' + title);
 });
 
-await browser.close();
-server.kill('SIGTERM');
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+await finish();

@@ -35,7 +35,8 @@ function squareAt(col, row) {
 const reducedMotion = () => window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 
 // A board in an <svg> with its grid of squares. `show(view)` draws a position: view is
-// { key, fen, variant, flipped, lastMove, legal, movable, premovable, myColor, premove };
+// { key, fen, variant, flipped, lastMove, legal, movable, premovable, myColor, premove,
+// arrows (routes, best first) };
 // a new `key` drops the piece picked up. `actions` are the page's: move(m) plays a move,
 // premove(p) queues one ({from, to}) or clears it (null), chooseRoute(moves, pick) asks which
 // of several routes, clearChoice() takes that question away, say(text) tells the player
@@ -83,6 +84,8 @@ export class Board {
     grid.addEventListener('pointermove', (e) => this.pointerMove(e));
     grid.addEventListener('pointerup', (e) => this.pointerUp(e));
     grid.addEventListener('pointercancel', () => this.endDrag());
+    // A press that moves would otherwise start the browser's own drag of whatever is selected.
+    grid.addEventListener('dragstart', (e) => e.preventDefault());
     grid.addEventListener('contextmenu', (e) => { if (this.view && this.view.premove) { e.preventDefault(); this.actions.premove(null); } });
     this.syncTabStop();
   }
@@ -153,6 +156,21 @@ export class Board {
     }
     this.drawPieces(v);
     this.drawTargets();
+    if (v.arrows) this.drawArrows(v.arrows);
+  }
+
+  // The engine's best moves as arrows along their routes, the best the widest.
+  drawArrows(routes) {
+    const head = this.svg.id + '-head';
+    const defs = el('defs', {}, this.svg);
+    const marker = el('marker', { id: head, viewBox: '0 0 10 10', refX: 6, refY: 5, markerWidth: 3, markerHeight: 3, orient: 'auto' }, defs);
+    el('path', { d: 'M0,0 L10,5 L0,10 z', class: 'arrowhead' }, marker);
+    const layer = el('g', { class: 'arrows' }, this.svg);
+    routes.forEach((route, i) => {
+      if (!route || route.length < 2) return;
+      const points = route.map((sq) => { const c = this.centre(sq); return c.x + ',' + c.y; }).join(' ');
+      el('polyline', { points, class: 'arrow', 'stroke-width': [16, 11, 8][i] || 8, 'marker-end': `url(#${head})` }, layer);
+    });
   }
 
   drawHighlights(v) {

@@ -288,6 +288,10 @@ function renderControls(s, seated) {
   rematch.hidden = !(seated && s.status === 'finished' && s.reason !== 'aborted');
   rematch.textContent = s.rematch_game ? 'Go to rematch' : s.rematch_offers[app.myColor] ? 'Rematch asked…' : 'Rematch';
   document.getElementById('pdn-link').href = '/games/' + s.id + '.pdn';
+  // A finished game's position opens on the analysis board (never a game in play).
+  const analyse = document.getElementById('analysis-link');
+  analyse.hidden = !(s.status === 'finished' && s.reason !== 'aborted');
+  analyse.href = '/analysis#' + new URLSearchParams({ variant: s.variant, fen: shownState().fen });
 }
 
 function action(msg) {

@@ -9,6 +9,7 @@ import { toast, copy } from './ui.js';
 import { showLobby, showGames, renderLobby, renderLiveGames, mergeGames, createGame, joinGame } from './lobby.js';
 import { showGame, watchGame, onState, initGame } from './game.js';
 import { initReview } from './review.js';
+import { showAnalysis, initAnalysis } from './analysis.js';
 
 function route() {
   const path = location.pathname;
@@ -25,6 +26,7 @@ function route() {
   }
   if (match) showGame(match[1]);
   else if (path === '/games') showGames();
+  else if (path === '/analysis') showAnalysis();
   else showLobby();
 }
 
@@ -65,6 +67,7 @@ function init() {
   syncLevel();
   initGame();
   initReview();
+  initAnalysis();
   document.getElementById('copy-invite').onclick = () => copy('invite-link');
   document.getElementById('copy-resume').onclick = () => copy('resume-link');
   document.getElementById('join-btn').onclick = () => {

@@ -59,10 +59,15 @@ function setConn(text, cls) {
   el.className = 'conn ' + cls;
 }
 
+// The JSON answer to a JSON body POSTed to a server address; refusals as for fetchJson.
+export function postJson(url, body) {
+  return fetchJson(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+}
+
 // The JSON a server address answers with; a refusal becomes an error with the server's
 // message (`{"code", "message"}`).
-export function fetchJson(url) {
-  return fetch(url).then((r) => r.json().then((body) => {
+export function fetchJson(url, options) {
+  return fetch(url, options).then((r) => r.json().then((body) => {
     if (!r.ok) throw new Error(body.message || 'the server refused (' + r.status + ')');
     return body;
   }));

@@ -3,7 +3,7 @@
 
 import { fetchJson } from './net.js';
 import { app } from './state.js';
-import { toast, span, plural, resultLabel } from './ui.js';
+import { toast, span, plural, resultLabel, svgEl } from './ui.js';
 import { renderGame } from './game.js';
 
 // The fetched review of this game, if any.
@@ -55,6 +55,58 @@ export function renderReview(s) {
   viewed.hidden = !(reviewed && app.viewPly !== null);
   viewed.textContent = judged ? 'After ' + judged.text + ': ' + judged.comment + '.' : 'The start position.';
   renderLines(s, reviewed);
+  renderGraph(reviewed);
+}
+
+// Scores past this many men are drawn at the edge of the graph.
+const GRAPH_CAP = 5;
+const GRAPH_WIDTH = 600;
+const GRAPH_HEIGHT = 120;
+
+// A reviewed move's score for White, in men (wins and won endings at the cap). The score is
+// for the side that played the move: the side not to move in the position after it.
+function whiteScore(m) {
+  const forMover = /^(wins|a won)/.test(m.score) ? GRAPH_CAP : /^(loses|a lost)/.test(m.score) ? -GRAPH_CAP
+    : Math.max(-GRAPH_CAP, Math.min(GRAPH_CAP, parseFloat(m.score) || 0));
+  return m.fen[0] === 'B' ? forMover : -forMover;
+}
+
+// The evaluation over the reviewed game, White's advantage up; a click shows the position
+// after the move nearest it.
+function renderGraph(reviewed) {
+  const svg = document.getElementById('eval-graph');
+  // An SVG element has no `hidden` property: the attribute itself.
+  const hidden = !reviewed || reviewed.moves.length === 0;
+  svg.toggleAttribute('hidden', hidden);
+  if (hidden) return;
+  svg.replaceChildren();
+  const n = reviewed.moves.length;
+  const x = (i) => (n === 1 ? GRAPH_WIDTH / 2 : (i * GRAPH_WIDTH) / (n - 1));
+  const y = (score) => GRAPH_HEIGHT / 2 - (score / GRAPH_CAP) * (GRAPH_HEIGHT / 2 - 4);
+  const points = reviewed.moves.map((m, i) => [x(i), y(whiteScore(m))]);
+  // Black's share dark, White's light below the curve: the higher the curve, the better for White.
+  svgEl('rect', { x: 0, y: 0, width: GRAPH_WIDTH, height: GRAPH_HEIGHT, class: 'eval-black' }, svg);
+  const line = points.map((p) => p.join(',')).join(' ');
+  svgEl('polygon', { points: `0,${GRAPH_HEIGHT} ${points[0][0]},${points[0][1]} ${line} ${GRAPH_WIDTH},${points[n - 1][1]} ${GRAPH_WIDTH},${GRAPH_HEIGHT}`, class: 'eval-area' }, svg);
+  svgEl('line', { x1: 0, x2: GRAPH_WIDTH, y1: GRAPH_HEIGHT / 2, y2: GRAPH_HEIGHT / 2, class: 'eval-mid' }, svg);
+  svgEl('polyline', { points: line, class: 'eval-line' }, svg);
+  reviewed.moves.forEach((m, i) => {
+    if (m.verdict !== 'good') svgEl('circle', { cx: points[i][0], cy: points[i][1], r: 4, class: 'eval-' + m.verdict, 'data-ply': i }, svg);
+  });
+  const shown = app.viewPly === null ? n - 1 : app.viewPly;
+  if (shown >= 0) svgEl('line', { x1: x(shown), x2: x(shown), y1: 0, y2: GRAPH_HEIGHT, class: 'eval-now' }, svg);
+  const best = Math.max(...reviewed.moves.map((m) => Math.abs(whiteScore(m))));
+  svg.setAttribute('aria-label', 'Evaluation graph over ' + plural(n, 'move') + ', White above the middle line; the largest advantage '
+    + best.toFixed(2) + ' men. Click a point to see that position.');
+}
+
+function graphClick(event) {
+  const reviewed = app.state && reviewOf(app.state);
+  if (!reviewed || !reviewed.moves.length) return;
+  const box = event.currentTarget.getBoundingClientRect();
+  const n = reviewed.moves.length;
+  const ply = Math.round(((event.clientX - box.left) / box.width) * (n - 1));
+  viewMove(Math.max(0, Math.min(n - 1, ply)));
 }
 
 // The engine's three best moves in the position a reviewed game is stepped to, each with
@@ -164,6 +216,7 @@ function keepInView(list) {
 // The review's buttons and keys: ← → step through the moves, Home the start, End the end.
 export function initReview() {
   document.getElementById('btn-review').onclick = fetchReview;
+  document.getElementById('eval-graph').addEventListener('click', graphClick);
   document.addEventListener('keydown', (e) => {
     if (app.view !== 'game' || !app.state || !reviewOf(app.state) || e.target.closest('input, textarea, select')) return;
     const end = app.state.moves.length - 1;

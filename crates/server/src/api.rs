@@ -22,6 +22,7 @@ use axum::{Extension, Router};
 use checkers_rules::Variant;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
+use tower_http::compression::CompressionLayer;
 
 use crate::accounts::{Accounts, LoggedIn, Refused, SESSION_DAYS};
 use crate::error::{ApiError, ErrorCode};
@@ -75,6 +76,8 @@ pub fn routes(
         .route("/api/leaderboard", get(leaderboard).layer(limited(Form::Json)))
         .route("/@/{name}", get(crate::pages::profile).layer(limited(Form::Text)))
         .route("/leaderboard", get(crate::pages::leaderboard).layer(limited(Form::Text)))
+        // The player pages and a player's PDN can be long: gzip for clients that take it.
+        .layer(CompressionLayer::new())
 }
 
 /// Refuses a change asked from another site's page (a form posted from elsewhere, say), as

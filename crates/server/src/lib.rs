@@ -28,6 +28,7 @@
 //! | `actor` | a game's actor: one task per game in memory, which orders its moves, commits each before anyone hears of it, runs its clock and asks the computer to move |
 //! | [`live`] | a game on the server as pure logic (seats, clocks, offers, refusals; the site's rules in `live/site.rs`: abort, claims, games unplayed for long, takebacks), testable without sockets |
 //! | `review` | the engine's reviews and best lines of finished games, queued one at a time and kept |
+//! | `analysis` | the analysis board's positions (a FEN or a PDN game): legal moves and the engine's lines, through the review queue |
 //! | [`protocol`] | the wire format: client and server messages, the HTTP API's JSON bodies |
 //! | [`error`] | the error replies: [`ErrorCode`] and [`ApiError`] |
 //! | `ws` | one WebSocket connection: limits on size and rate, answers, pushes |
@@ -87,6 +88,7 @@
 
 mod accounts;
 mod actor;
+mod analysis;
 mod api;
 pub mod computer;
 mod database_url;

@@ -828,6 +828,8 @@ pub struct BestLine {
     /// The line's first move.
     #[serde(rename = "move")]
     pub first: Option<String>,
+    /// The squares the first move's piece stops on (the page's arrows).
+    pub route: Vec<u32>,
     /// For the side to move.
     pub score: String,
     pub line: String,

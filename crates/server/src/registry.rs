@@ -503,6 +503,13 @@ impl Registry {
         self.reviews.lines(id, ply, client, record).await
     }
 
+    /// The analysis board's answer for the position a request's `body` gives (see
+    /// `analysis`), queued with the reviews.
+    pub async fn analyse(self: &Arc<Self>, body: &str, client: IpAddr) -> Result<Arc<str>, ApiError> {
+        let position = crate::analysis::requested_position(body)?;
+        self.reviews.analyse(position, client).await
+    }
+
     /// A finished game's record, for the engine to look at. Refused with `refusal` while the
     /// game is on: a player could otherwise ask the engine mid-game.
     async fn finished_record(self: &Arc<Self>, id: &str, refusal: &str) -> Result<Game, ApiError> {

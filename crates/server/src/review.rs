@@ -10,7 +10,7 @@ use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 
 use checkers_engine::review::{score_text, tally, MoveReview};
-use checkers_rules::{Color, Game, Position};
+use checkers_rules::{Color, Game, Position, Variant};
 use tokio::sync::{MutexGuard, Semaphore, SemaphorePermit};
 
 use crate::computer::ComputerPool;
@@ -167,6 +167,8 @@ pub struct Reviews {
     reviews: Mutex<HashMap<String, Arc<Reviewed>>>,
     /// The engine's lines in finished games' positions, by id and ply.
     lines: Mutex<HashMap<(String, usize), Arc<str>>>,
+    /// The analysis board's positions by variant and FEN.
+    analyses: Mutex<HashMap<(Variant, String), Arc<str>>>,
     queue: ReviewQueue,
 }
 
@@ -176,6 +178,7 @@ impl Reviews {
             computer,
             reviews: Mutex::new(HashMap::new()),
             lines: Mutex::new(HashMap::new()),
+            analyses: Mutex::new(HashMap::new()),
             queue: ReviewQueue::new(REVIEW_QUEUE, REVIEWS_PER_CLIENT),
         }
     }
@@ -233,29 +236,60 @@ impl Reviews {
         if let Some(known) = lock(&self.lines).get(&key) {
             return Ok(known.clone()); // made while this request waited
         }
+        let (depth, lines) = self.best_lines(position, positions).await?;
+        let body =
+            LinesBody { game: id.to_string(), ply, fen: position.to_fen(), nodes: LINES_NODES, depth, lines };
+        let text: Arc<str> = Arc::from(to_text(&body));
+        keep(&self.lines, LINES_KEPT, key, text.clone());
+        Ok(text)
+    }
+}
+
+impl Reviews {
+    /// The engine's best lines in `position` (reached through `history`), and the depth they
+    /// come from. The caller holds its turn in the queue.
+    async fn best_lines(
+        &self,
+        position: Position,
+        history: Vec<Position>,
+    ) -> Result<(u32, Vec<BestLine>), ApiError> {
         let infos = self
             .computer
-            .lines(position, positions, LINES_NODES, LINES_SHOWN)
+            .lines(position, history, LINES_NODES, LINES_SHOWN)
             .await
             .ok_or_else(ApiError::engine_unavailable)?;
         let lines = infos
             .iter()
             .map(|info| BestLine {
                 first: info.pv.first().map(|m| move_text(&position, m)),
+                route: info
+                    .pv
+                    .first()
+                    .map(|m| m.route(&position).iter().map(|sq| sq.number()).collect())
+                    .unwrap_or_default(),
                 score: score_text(info.score),
                 line: line_text(&position, &info.pv),
             })
             .collect();
-        let body = LinesBody {
-            game: id.to_string(),
-            ply,
-            fen: position.to_fen(),
-            nodes: LINES_NODES,
-            depth: infos.first().map_or(0, |i| i.depth),
-            lines,
-        };
+        Ok((infos.first().map_or(0, |i| i.depth), lines))
+    }
+
+    /// The analysis board's answer for a position anyone gives (see [`crate::analysis`]):
+    /// its legal moves and the engine's lines, kept once made; `client` asks, as for a
+    /// review.
+    pub async fn analyse(&self, position: Position, client: IpAddr) -> Result<Arc<str>, ApiError> {
+        let key = (position.variant(), position.to_fen());
+        if let Some(known) = lock(&self.analyses).get(&key) {
+            return Ok(known.clone());
+        }
+        let _turn = self.queue.enter(client).await?;
+        if let Some(known) = lock(&self.analyses).get(&key) {
+            return Ok(known.clone()); // made while this request waited
+        }
+        let (depth, lines) = self.best_lines(position, Vec::new()).await?;
+        let body = crate::analysis::AnalysisBody::new(&position, LINES_NODES, depth, lines);
         let text: Arc<str> = Arc::from(to_text(&body));
-        keep(&self.lines, LINES_KEPT, key, text.clone());
+        keep(&self.analyses, LINES_KEPT, key, text.clone());
         Ok(text)
     }
 }

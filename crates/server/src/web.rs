@@ -8,11 +8,11 @@ use std::time::Duration;
 
 use axum::extract::rejection::QueryRejection;
 use axum::extract::ws::WebSocketUpgrade;
-use axum::extract::{ConnectInfo, Path, Query, Request, State};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::middleware::{from_fn_with_state, map_response, Next};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{get, post};
 use axum::Router;
 use tower_http::compression::CompressionLayer;
 
@@ -59,11 +59,12 @@ static ASSETS: &[Asset] = &[
     Asset { path: "/js/review.js", content_type: JS, body: include_str!("../../../web/js/review.js") },
     Asset { path: "/js/lobby.js", content_type: JS, body: include_str!("../../../web/js/lobby.js") },
     Asset { path: "/js/sound.js", content_type: JS, body: include_str!("../../../web/js/sound.js") },
+    Asset { path: "/js/analysis.js", content_type: JS, body: include_str!("../../../web/js/analysis.js") },
 ];
 
-/// Each compiled-in text's entity tag, by its address in memory (each is a `static`, so one
-/// address): a hash of its content, weak
-/// since the same tag stands for the plain and the compressed bytes.
+/// Each compiled-in text's entity tag, by its address in memory (each is a `static`, so it has
+/// one address): a hash of its content, weak since the same tag stands for the plain and the
+/// compressed bytes.
 static ENTITY_TAGS: LazyLock<HashMap<usize, HeaderValue>> = LazyLock::new(|| {
     let texts = ASSETS.iter().map(|a| a.body).chain([INDEX_HTML, MISSING_HTML]);
     texts
@@ -110,6 +111,13 @@ pub fn router(
         .route("/games/{id}/review", get(review).layer(limited(&engine, Form::Json)))
         .route("/games/{id}/review.pdn", get(review_pdn).layer(limited(&engine, Form::Text)))
         .route("/games/{id}/lines", get(lines).layer(limited(&engine, Form::Json)))
+        .route("/analysis", get(page))
+        .route(
+            "/api/analysis",
+            post(analyse)
+                .layer(DefaultBodyLimit::max(crate::analysis::MAX_REQUEST))
+                .layer(limited(&engine, Form::Json)),
+        )
         .route(
             "/api/games",
             get(list_games).layer(limited(&Arc::new(RateLimiter::new(limits.list_requests)), Form::Json)),
@@ -352,6 +360,16 @@ async fn lines(
         return json_reply(Err(ApiError::new(ErrorCode::BadPly, message)));
     };
     json_reply(registry.lines(&id, query.ply, client_key(peer.ip())).await)
+}
+
+/// The analysis board's position (a FEN or a PDN game in the JSON body): its legal moves and
+/// the engine's lines, JSON.
+async fn analyse(
+    State(registry): State<Arc<Registry>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    body: String,
+) -> Response {
+    json_reply(registry.analyse(&body, client_key(peer.ip())).await)
 }
 
 /// A JSON text as the body, or the error as `{"code", "message"}` with its status.

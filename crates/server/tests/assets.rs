@@ -7,8 +7,6 @@ use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::Duration;
 
-use checkers_server::{start, Config};
-
 /// A response as read off the socket: status, headers (names in lower case) and body bytes
 /// (chunked bodies joined).
 struct Reply {
@@ -67,13 +65,7 @@ fn gunzip(bytes: &[u8]) -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn files_are_gzipped_when_asked_and_a_known_copy_is_answered_304() {
     let dir = tempfile::tempdir().unwrap();
-    let config = Config {
-        addr: "127.0.0.1:0".into(),
-        db: dir.path().join("games.db").display().to_string(),
-        engine_threads: Some(1),
-        ..Config::default()
-    };
-    let running = start(&config).await.expect("server starts");
+    let running = common::server_in(&dir).await;
     let addr = running.addr;
     for path in ["/", "/js/board.js", "/style.css", "/g/nosuchgame"] {
         let plain = get(addr, path, &[]);

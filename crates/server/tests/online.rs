@@ -3,21 +3,9 @@
 
 mod common;
 
-use checkers_server::{start, Config, Running};
 use common::{first_legal, http_get, move_message, Client};
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
-
-async fn server(dir: &tempfile::TempDir) -> Running {
-    let db = dir.path().join("games.db");
-    let config = Config {
-        addr: "127.0.0.1:0".into(),
-        db: db.display().to_string(),
-        engine_threads: Some(1),
-        ..Config::default()
-    };
-    start(&config).await.expect("server starts")
-}
 
 /// Creates a game against a `friend` (joined with its invitation) or `open` (listed), the
 /// creator playing `color`, and seats a second client.
@@ -50,7 +38,7 @@ async fn seated_pair(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_players_play_a_whole_game_while_a_third_watches() {
     let dir = tempfile::tempdir().unwrap();
-    let running = server(&dir).await;
+    let running = common::server_in(&dir).await;
     let addr = running.addr;
     // English: Black moves first, so the creator takes Black.
     let (mut black, token_black, mut white, token_white, game) =
@@ -114,7 +102,7 @@ async fn two_players_play_a_whole_game_while_a_third_watches() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn wrong_seat_out_of_turn_illegal_and_junk_are_refused_and_change_nothing() {
     let dir = tempfile::tempdir().unwrap();
-    let running = server(&dir).await;
+    let running = common::server_in(&dir).await;
     let addr = running.addr;
     let (mut white, token_white, mut black, token_black, game) =
         seated_pair(addr, "open", "russian", "white").await;
@@ -214,7 +202,7 @@ async fn wrong_seat_out_of_turn_illegal_and_junk_are_refused_and_change_nothing(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn draw_offer_resignation_and_rematch() {
     let dir = tempfile::tempdir().unwrap();
-    let running = server(&dir).await;
+    let running = common::server_in(&dir).await;
     let (mut black, token_black, mut white, token_white, game) =
         seated_pair(running.addr, "friend", "english", "black").await;
     let offer =
@@ -254,7 +242,7 @@ async fn draw_offer_resignation_and_rematch() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_computer_plays_its_side() {
     let dir = tempfile::tempdir().unwrap();
-    let running = server(&dir).await;
+    let running = common::server_in(&dir).await;
     let mut me = Client::connect(running.addr).await;
     // English, the human plays White: the computer (Black) moves first.
     let created = me
@@ -293,7 +281,7 @@ async fn the_computer_plays_its_side() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn lobby_lists_open_games_until_joined() {
     let dir = tempfile::tempdir().unwrap();
-    let running = server(&dir).await;
+    let running = common::server_in(&dir).await;
     let mut browser = Client::connect(running.addr).await;
     let lobby = browser.request(json!({"t": "lobby"})).await;
     assert_eq!(lobby["t"], "lobby");
@@ -322,7 +310,7 @@ fn entry(message: &Value, game: &str) -> Option<Value> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_list_of_games_follows_games_live() {
     let dir = tempfile::tempdir().unwrap();
-    let running = server(&dir).await;
+    let running = common::server_in(&dir).await;
     let mut page = Client::connect(running.addr).await;
     let first = page.request(json!({"t": "games"})).await;
     assert_eq!(first["t"], "games", "{first}");
@@ -368,7 +356,7 @@ async fn the_list_of_games_follows_games_live() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_finished_game_is_reviewed_by_the_engine() {
     let dir = tempfile::tempdir().unwrap();
-    let running = server(&dir).await;
+    let running = common::server_in(&dir).await;
     let addr = running.addr;
     // Ann plays Black (first in English), Bob White; Ann's 11-16 walks into a shot.
     let (mut ann, ann_token, mut bob, bob_token, game) =
@@ -472,7 +460,7 @@ async fn a_finished_game_is_reviewed_by_the_engine() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn russian_moves_are_written_as_russian_players_write_them() {
     let dir = tempfile::tempdir().unwrap();
-    let running = server(&dir).await;
+    let running = common::server_in(&dir).await;
     let addr = running.addr;
     // Russian: White moves first; Ann creates as White. Moves are taken in either notation.
     let (mut ann, ann_token, mut bob, bob_token, game) =
@@ -535,7 +523,7 @@ async fn russian_moves_are_written_as_russian_players_write_them() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_address_of_a_game_there_is_not_answers_404_without_game_controls() {
     let dir = tempfile::tempdir().unwrap();
-    let running = server(&dir).await;
+    let running = common::server_in(&dir).await;
     let addr = running.addr;
     let mut ann = Client::connect(addr).await;
     let created = ann.request(json!({"t": "create", "opponent": "open", "variant": "english"})).await;

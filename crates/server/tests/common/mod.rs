@@ -161,6 +161,17 @@ pub fn http_get(addr: SocketAddr, path: &str) -> (u16, String) {
     (status, body)
 }
 
+/// A server in this process on a free loopback port, its database in `dir`, one engine thread.
+pub async fn server_in(dir: &tempfile::TempDir) -> checkers_server::Running {
+    let config = checkers_server::Config {
+        addr: "127.0.0.1:0".into(),
+        db: dir.path().join("games.db").display().to_string(),
+        engine_threads: Some(1),
+        ..checkers_server::Config::default()
+    };
+    checkers_server::start(&config).await.expect("server starts")
+}
+
 /// The `checkers` binary built beside this test (cargo test --workspace builds it).
 pub fn checkers_binary() -> PathBuf {
     let exe = std::env::current_exe().expect("test executable path");
