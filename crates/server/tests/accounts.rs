@@ -358,6 +358,24 @@ async fn rated_games_and_restart(db: &str) {
         (json!("aborted"), None),
         "{withdrawn}"
     );
+    // A rated game aborted after one move rates nobody either, and takes no takeback before.
+    let mut bob_ws = Client::connect_with_cookie(addr, 3, &bob).await;
+    let created = ann_ws.request(rated_create(json!({"base": 180, "increment": 2}))).await;
+    let game = created["game"].as_str().unwrap().to_string();
+    assert_eq!(bob_ws.request(json!({"t": "join", "game": game})).await["t"], "seated");
+    let state = ann_ws.state_where(|g| g["players"]["white"]["seated"] == true).await;
+    let legal = first_legal(&state);
+    let moved = ann_ws
+        .request(json!({"t": "move", "game": game, "from": legal["from"], "to": legal["to"],
+                        "captured": legal["captured"], "ply": 0}))
+        .await;
+    assert_eq!(moved["t"], "ok", "{moved}");
+    let takeback = ann_ws.request(json!({"t": "takeback", "game": game, "action": "offer"})).await;
+    assert_eq!(takeback["code"], "takeback_refused", "{takeback}");
+    assert_eq!(bob_ws.request(json!({"t": "abort", "game": game})).await["t"], "ok");
+    let aborted = ann_ws.state_where(|g| g["status"] == "finished").await;
+    assert_eq!((aborted["reason"].clone(), aborted.get("ratings")), (json!("aborted"), None), "{aborted}");
+    drop(bob_ws);
     let profile = http(addr, 10, "GET", "/@/ann_lee", &[], "").await;
     assert_eq!(profile.status, 200, "{}", profile.body);
     assert!(profile.headers.contains("content-type: text/html"), "{}", profile.headers);
