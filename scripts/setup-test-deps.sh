@@ -166,13 +166,13 @@ setup_pydraughts() {
     say "pydraughts $PYDRAUGHTS_VERSION ready in $PYDRAUGHTS_VENV"
 }
 
-# ---- Chromium and playwright-core for the browser end-to-end test (web/e2e/play.mjs, run by
-# crates/server/tests/browser.rs) --------------------------------------------------------------
+# ---- Chromium, playwright-core and axe-core for the browser end-to-end test (web/e2e/*.mjs, run
+# by crates/server/tests/browser.rs) -----------------------------------------------------------
 playwright_ready() {
-    [[ -d web/e2e/node_modules/playwright-core ]]
+    [[ -d web/e2e/node_modules/playwright-core && -d web/e2e/node_modules/axe-core ]]
 }
 
-title_browser() { echo "Chromium and playwright-core, for the browser test"; }
+title_browser() { echo "Chromium, playwright-core and axe-core, for the browser test"; }
 
 plan_browser() {
     local missing=()
@@ -182,7 +182,7 @@ plan_browser() {
         [[ ${#missing[@]} -eq 0 ]] || echo "  - install the Debian packages ${missing[*]} (apt-get)"
     fi
     if ! playwright_ready && { has npm || [[ ${#missing[@]} -gt 0 ]]; }; then
-        echo "  - npm install playwright-core into web/e2e/node_modules"
+        echo "  - npm install playwright-core and axe-core into web/e2e/node_modules"
     fi
     if [[ ${#missing[@]} -eq 0 ]] && { playwright_ready || ! has npm; }; then
         echo "  - nothing"
@@ -195,7 +195,7 @@ setup_browser() {
         has npm || { say "installing nodejs and npm"; apt_install nodejs npm; }
     fi
     if has npm && ! playwright_ready; then
-        say "npm install playwright-core into web/e2e/node_modules"
+        say "npm install playwright-core and axe-core into web/e2e/node_modules"
         npm install --prefix web/e2e --no-audit --no-fund --silent
     fi
     say "browser test tools ready"

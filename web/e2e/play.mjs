@@ -4,51 +4,11 @@
 // engine; a third plays the computer; a fourth sees level 9 open from its book; a screenshot
 // of the board is saved to artifacts/e2e-board.png.
 //
-//   npm install --prefix web/e2e playwright-core   (once)
+//   npm install --prefix web/e2e                   (once)
 //   node web/e2e/play.mjs [path/to/checkers]       (default target/debug/checkers)
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { createRequire } from 'node:module';
-
-const here = dirname(fileURLToPath(import.meta.url));
-const root = join(here, '..', '..');
-const require = createRequire(import.meta.url);
-const { chromium } = require('playwright-core');
-
-const binary = process.argv[2] || join(root, 'target', 'debug', 'checkers');
-const db = join(mkdtempSync(join(tmpdir(), 'checkers-e2e-')), 'e2e.db');
-const server = spawn(binary, ['serve', '--addr', '127.0.0.1:0', '--db', db], { stdio: ['ignore', 'pipe', 'inherit'] });
-const base = await new Promise((resolve, reject) => {
-  server.stdout.once('data', (chunk) => {
-    const m = String(chunk).match(/listening on (http:\/\/\S+)/);
-    m ? resolve(m[1]) : reject(new Error('unexpected output: ' + chunk));
-  });
-  server.once('exit', (code) => reject(new Error('server exited with ' + code)));
-});
-
-let passed = 0;
-let failed = 0;
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync', '--no-first-run'],
-});
-
-// A page in a fresh browser context. Waits get two minutes rather than Playwright's 30 s:
-// on a loaded two-core CI machine a debug server's first replies can be slow; a wait that
-// is never satisfied still fails, only later.
-async function newPage(options = {}) {
-  const context = await browser.newContext(options);
-  context.setDefaultTimeout(120_000);
-  return context.newPage();
-}
-
-async function movesShown(page) {
-  return page.locator('#moves .mv').filter({ hasNotText: '…' }).count();
-}
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { base, root, newPage, check, finish, movesShown } from './harness.mjs';
 
 // Clicks the first movable piece, then its first destination (following a route to its end).
 async function clickAMove(page) {
@@ -64,17 +24,6 @@ async function clickAMove(page) {
     const choice = page.locator('#route-buttons button').first();
     if (await choice.isVisible().catch(() => false)) { await choice.click(); break; }
     if (!(await page.locator('#board .target').count())) break;
-  }
-}
-
-async function check(name, body) {
-  try {
-    await body();
-    passed++;
-    console.log('ok   ' + name);
-  } catch (e) {
-    failed++;
-    console.log('FAIL ' + name + ': ' + (e && e.stack || e));
   }
 }
 
@@ -185,7 +134,4 @@ await check('the computer says when it plays from its opening book', async () =>
   if (title !== 'from the opening book') throw new Error('last move title: ' + title);
 });
 
-await browser.close();
-server.kill('SIGTERM');
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+await finish();

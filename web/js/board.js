@@ -83,6 +83,8 @@ export class Board {
     grid.addEventListener('pointermove', (e) => this.pointerMove(e));
     grid.addEventListener('pointerup', (e) => this.pointerUp(e));
     grid.addEventListener('pointercancel', () => this.endDrag());
+    // A press that moves would otherwise start the browser's own drag of whatever is selected.
+    grid.addEventListener('dragstart', (e) => e.preventDefault());
     grid.addEventListener('contextmenu', (e) => { if (this.view && this.view.premove) { e.preventDefault(); this.actions.premove(null); } });
     this.syncTabStop();
   }

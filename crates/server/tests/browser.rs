@@ -1,23 +1,28 @@
-//! End-to-end in a real browser: runs web/e2e/play.mjs (Debian's chromium driven by
-//! playwright-core) against the `checkers` binary: two browser contexts play a short game by
-//! clicking and have it reviewed by the engine, a third plays the computer, a fourth sees level
-//! 9 open from its book, and screenshots go to artifacts/. Needs node,
-//! /usr/bin/chromium and web/e2e/node_modules (scripts/setup-test-deps.sh installs them);
-//! skipped without them, except on CI (CI=true), where that is a failure.
+//! End-to-end in a real browser: runs the scripts in web/e2e (Debian's chromium driven by
+//! playwright-core) against the `checkers` binary. play.mjs: two browser contexts play a short
+//! game by clicking and have it reviewed by the engine, a third plays the computer, a fourth
+//! sees level 9 open from its book, and screenshots go to artifacts/. access.mjs: one player
+//! moves by keyboard alone and the other by dragging, and axe-core finds no serious or critical
+//! violation on the lobby, the game page and a missing game's page. Needs node,
+//! /usr/bin/chromium and web/e2e/node_modules (playwright-core and axe-core;
+//! scripts/setup-test-deps.sh installs them); skipped without them, except on CI (CI=true),
+//! where that is a failure.
 
 mod common;
 
 use std::path::PathBuf;
 use std::process::Command;
 
-#[test]
-fn two_browsers_play_by_clicking_and_one_plays_the_computer() {
+/// Runs `web/e2e/{script}` and expects its closing line to say `checks` passed, none failed.
+fn run_script(script: &str, checks: usize) {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
     let node_ok = Command::new("node").arg("--version").output().is_ok_and(|o| o.status.success());
+    let modules = root.join("web/e2e/node_modules");
     let missing: Vec<&str> = [
         (!node_ok).then_some("node"),
         (!PathBuf::from("/usr/bin/chromium").exists()).then_some("/usr/bin/chromium"),
-        (!root.join("web/e2e/node_modules/playwright-core").exists()).then_some("web/e2e/node_modules"),
+        (!modules.join("playwright-core").exists()).then_some("web/e2e/node_modules/playwright-core"),
+        (!modules.join("axe-core").exists()).then_some("web/e2e/node_modules/axe-core"),
     ]
     .into_iter()
     .flatten()
@@ -31,13 +36,23 @@ fn two_browsers_play_by_clicking_and_one_plays_the_computer() {
         return;
     }
     let output = Command::new("node")
-        .arg(root.join("web/e2e/play.mjs"))
+        .arg(root.join("web/e2e").join(script))
         .arg(common::checkers_binary())
         .output()
         .expect("node runs");
     let stdout = String::from_utf8_lossy(&output.stdout);
     println!("{stdout}");
     eprintln!("{}", String::from_utf8_lossy(&output.stderr));
-    assert!(output.status.success(), "browser test failed:\n{stdout}");
-    assert!(stdout.contains("3 passed, 0 failed"), "{stdout}");
+    assert!(output.status.success(), "{script} failed:\n{stdout}");
+    assert!(stdout.contains(&format!("{checks} passed, 0 failed")), "{stdout}");
+}
+
+#[test]
+fn two_browsers_play_by_clicking_and_one_plays_the_computer() {
+    run_script("play.mjs", 3);
+}
+
+#[test]
+fn keyboard_and_drag_and_drop_play_and_axe_core_finds_no_serious_violation() {
+    run_script("access.mjs", 1);
 }
