@@ -24,7 +24,7 @@ fn the_set_up_says_what_it_will_do_first() {
     for need in [
         "  PostgreSQL, for the server's storage tests:",
         "  pydraughts, for the Hub client test:",
-        "  Chromium and playwright-core, for the browser test:",
+        "  Chromium, playwright-core and axe-core, for the browser test:",
     ] {
         let at = lines.iter().position(|l| *l == need).unwrap_or_else(|| panic!("no {need:?} in {stdout}"));
         assert!(lines.get(at + 1).is_some_and(|l| l.starts_with("    - ")), "what for {need:?}: {stdout}");

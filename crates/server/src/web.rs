@@ -61,9 +61,9 @@ static ASSETS: &[Asset] = &[
     Asset { path: "/js/sound.js", content_type: JS, body: include_str!("../../../web/js/sound.js") },
 ];
 
-/// Each compiled-in text's entity tag, by its address in memory (each is a `static`, so one
-/// address): a hash of its content, weak
-/// since the same tag stands for the plain and the compressed bytes.
+/// Each compiled-in text's entity tag, by its address in memory (each is a `static`, so it has
+/// one address): a hash of its content, weak since the same tag stands for the plain and the
+/// compressed bytes.
 static ENTITY_TAGS: LazyLock<HashMap<usize, HeaderValue>> = LazyLock::new(|| {
     let texts = ASSETS.iter().map(|a| a.body).chain([INDEX_HTML, MISSING_HTML]);
     texts
