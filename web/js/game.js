@@ -3,10 +3,11 @@
 import { send } from './net.js';
 import { app, navigate, showView } from './state.js';
 import { store, seatKey, inviteKey } from './store.js';
-import { toast, showBanner, variantLabel, squareName, announce } from './ui.js';
+import { toast, showBanner, variantLabel, squareName, announce, errorWords } from './ui.js';
 import { Board } from './board.js';
 import { playSound, soundOn, setSound } from './sound.js';
 import { reviewOf, renderReview, renderMoves } from './review.js';
+import { renderRules, initRules } from './rules.js';
 
 let board = null;
 
@@ -53,9 +54,10 @@ export function watchGame(id) {
 export function onState(game) {
   const before = app.state;
   app.state = game;
-  // A rematch both agreed to: the same seat token holds a seat there too; go there.
-  if (game.rematch_game && before && !before.rematch_game && app.myColor && myToken()) {
-    store.set(seatKey(game.rematch_game), myToken());
+  // A rematch both agreed to: the same seat token holds a seat there too; go there, and
+  // spectators follow.
+  if (game.rematch_game && before && before.id === game.id && !before.rematch_game) {
+    if (app.myColor && myToken()) store.set(seatKey(game.rematch_game), myToken());
     navigate('/g/' + game.rematch_game);
     return;
   }
@@ -220,7 +222,8 @@ export function renderClocks() {
 function playerLabel(p, color) {
   const who = p.kind === 'computer' ? 'Computer · level ' + p.level
     : p.name ? p.name : p.seated ? 'Anonymous' : 'waiting for a player…';
-  return (color === 'white' ? '⚪ ' : '⚫ ') + who + (app.myColor === color ? ' (you)' : '');
+  const rating = p.rating != null ? ' (' + p.rating + (p.provisional ? '?' : '') + ')' : '';
+  return (color === 'white' ? '⚪ ' : '⚫ ') + who + rating + (app.myColor === color ? ' (you)' : '');
 }
 
 export function renderGame() {
@@ -288,13 +291,14 @@ function renderControls(s, seated) {
   rematch.hidden = !(seated && s.status === 'finished' && s.reason !== 'aborted');
   rematch.textContent = s.rematch_game ? 'Go to rematch' : s.rematch_offers[app.myColor] ? 'Rematch asked…' : 'Rematch';
   document.getElementById('pdn-link').href = '/games/' + s.id + '.pdn';
+  renderRules(s, seated, app.myColor);
 }
 
 function action(msg) {
   const s = app.state;
   if (!s) return;
   send(Object.assign({ game: s.id, token: myToken() }, msg), (reply) => {
-    if (reply.t === 'error') toast(reply.message);
+    if (reply.t === 'error') toast(errorWords(reply));
     if (reply.t === 'rematch' && reply.new_game && app.gameId !== reply.new_game) {
       store.set(seatKey(reply.new_game), myToken());
       navigate('/g/' + reply.new_game);
@@ -321,5 +325,6 @@ export function initGame() {
     if (s && s.rematch_game) { store.set(seatKey(s.rematch_game), myToken()); navigate('/g/' + s.rematch_game); return; }
     action({ t: 'rematch' });
   };
+  initRules(action);
   setInterval(renderClocks, 100);
 }
