@@ -9,6 +9,7 @@ import { toast, copy } from './ui.js';
 import { showLobby, showGames, renderLobby, renderLiveGames, mergeGames, createGame, joinGame } from './lobby.js';
 import { showGame, watchGame, onState, initGame } from './game.js';
 import { initReview } from './review.js';
+import { initAccount } from './account.js';
 
 function route() {
   const path = location.pathname;
@@ -65,6 +66,7 @@ function init() {
   syncLevel();
   initGame();
   initReview();
+  initAccount();
   document.getElementById('copy-invite').onclick = () => copy('invite-link');
   document.getElementById('copy-resume').onclick = () => copy('resume-link');
   document.getElementById('join-btn').onclick = () => {

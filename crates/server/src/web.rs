@@ -59,6 +59,7 @@ static ASSETS: &[Asset] = &[
     Asset { path: "/js/review.js", content_type: JS, body: include_str!("../../../web/js/review.js") },
     Asset { path: "/js/lobby.js", content_type: JS, body: include_str!("../../../web/js/lobby.js") },
     Asset { path: "/js/sound.js", content_type: JS, body: include_str!("../../../web/js/sound.js") },
+    Asset { path: "/js/account.js", content_type: JS, body: include_str!("../../../web/js/account.js") },
     Asset { path: "/js/rules.js", content_type: JS, body: include_str!("../../../web/js/rules.js") },
 ];
 
