@@ -52,6 +52,14 @@ fn two_browsers_play_by_clicking_and_one_plays_the_computer() {
     run_script("play.mjs", 3);
 }
 
+/// rated.mjs: two accounts pair in a rated pool and play by keyboard and by dragging to a
+/// rating change and the profile's graph; a challenge declined and one accepted; axe-core on
+/// the account forms, a challenge, a rated game's end, the profile and the leaderboard.
+#[test]
+fn accounts_pair_play_a_rated_game_and_answer_challenges_in_the_browser() {
+    run_script("rated.mjs", 2);
+}
+
 #[test]
 fn keyboard_and_drag_and_drop_play_and_axe_core_finds_no_serious_violation() {
     run_script("access.mjs", 1);
