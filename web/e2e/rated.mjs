@@ -1,7 +1,9 @@
 // Browser test of accounts and rated play: two players sign up in two browser contexts, wait
 // in the same rated quick-pairing pool (3+2), are paired and play a short rated game, one by
 // keyboard alone and the other by dragging, to a resignation; both see the rating change, and
-// the profile page shows the rating graph (SVG). A challenge is declined, another accepted.
+// the profile page shows the rating graph (SVG), and Ada's seat follows her account to another
+// device. A challenge is declined, another accepted; in that game a move is taken back on
+// request and the game is aborted.
 // axe-core finds no serious or critical violation on the page with the account forms or a
 // challenge, a rated game's end, the profile and the leaderboard. Screenshots of the lobby
 // and of the game's end go to artifacts/.
@@ -98,6 +100,19 @@ await check('two accounts pair in a rated pool, play by keyboard and by dragging
   if (!/\(\+\d+\)/.test(adaNotice)) throw new Error('the winner\'s rating did not go up: ' + adaNotice);
   await expectAccessible(bert, 'the page of a rated game that ended');
 
+  // Ada's seat is her account's: logged in on another device, without the seat's token, she
+  // has her seat there too.
+  const gamePath = new URL(ada.url()).pathname;
+  const adaElsewhere = await newPage(options);
+  await adaElsewhere.goto(base + '/');
+  await adaElsewhere.fill('#login-form input[name=name]', 'ada_byron');
+  await adaElsewhere.fill('#login-form input[name=password]', PASSWORD);
+  await adaElsewhere.click('#login-form button[type=submit]');
+  await adaElsewhere.waitForSelector('#account-name:not([hidden])');
+  await adaElsewhere.goto(base + gamePath);
+  await adaElsewhere.waitForSelector('#btn-rematch:not([hidden])');
+  if (!/Ada_Byron \(1500\?\) \(you\)$/.test(await adaElsewhere.textContent('#player-bottom .name'))) throw new Error('Ada is not seated on her other device');
+
   // The profile: a rating graph, and the page passes axe-core; so does the leaderboard.
   await ada.click('#account-name');
   await ada.waitForURL(/\/@\/Ada_Byron$/);
@@ -108,7 +123,7 @@ await check('two accounts pair in a rated pool, play by keyboard and by dragging
   await expectAccessible(ada, 'the leaderboard');
 });
 
-await check('a challenge to a named player is declined, then another accepted', async () => {
+await check('a challenge to a named player is declined, another accepted; a takeback, then an abort', async () => {
   const options = { bypassCSP: true, viewport: { width: 1100, height: 900 } };
   const cleo = await newPage(options);
   const dora = await newPage(options);
@@ -136,6 +151,23 @@ await check('a challenge to a named player is declined, then another accepted', 
     await page.waitForSelector('#btn-abort:not([hidden])');
   }
   if (cleo.url() !== dora.url()) throw new Error('two games: ' + cleo.url() + ' ' + dora.url());
+
+  // A casual game: the second move is taken back on request, then the game is aborted.
+  const cleoIsBlack = (await cleo.textContent('#player-bottom .name')).startsWith('⚫');
+  const [first, second] = cleoIsBlack ? [cleo, dora] : [dora, cleo];
+  await keyboardMove(first);
+  await waitForMoves(second, 1);
+  await dragMove(second);
+  await waitForMoves(first, 2);
+  if (!(await first.isHidden('#btn-abort'))) throw new Error('abort offered after both sides moved');
+  await second.click('#btn-takeback');
+  await first.waitForFunction(() => /Your opponent asks to take back their last move\./.test(document.getElementById('rules-notice').textContent));
+  await first.click('#btn-takeback-accept');
+  await second.waitForFunction(() => document.querySelectorAll('#moves .mv').length === 1);
+  await second.waitForSelector('#btn-abort:not([hidden])');
+  second.once('dialog', (dialog) => dialog.accept());
+  await second.click('#btn-abort');
+  await first.waitForFunction(() => /game over/.test(document.getElementById('status').textContent));
 });
 
 await finish();
