@@ -127,7 +127,16 @@ export function onPairingConnected() {
   renderIncoming();
 }
 
+// The fields the pairing and challenge forms share with the create form, copied from it.
+function copyCreateFields() {
+  const create = document.getElementById('create-form');
+  for (const spot of document.querySelectorAll('[data-copy]')) {
+    spot.replaceWith(create.elements[spot.dataset.copy].closest('label').cloneNode(true));
+  }
+}
+
 export function initPairing() {
+  copyCreateFields();
   const buttons = document.getElementById('pool-buttons');
   for (const pool of POOLS) {
     const b = document.createElement('button');
