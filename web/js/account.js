@@ -75,6 +75,12 @@ function syncRated() {
   if (!possible) form.elements.rated.checked = false;
 }
 
+// The name fields: an account plays under its own name (the server ignores one given).
+function syncNameFields() {
+  document.querySelector('#create-form input[name=name]').closest('label').hidden = !!account.name;
+  document.getElementById('join-name').hidden = !!account.name;
+}
+
 export function initAccount() {
   document.getElementById('signup-form').addEventListener('submit', (e) => enter(e, true));
   document.getElementById('login-form').addEventListener('submit', (e) => enter(e, false));
@@ -84,5 +90,6 @@ export function initAccount() {
   });
   document.getElementById('create-form').addEventListener('change', syncRated);
   onAccountChange(syncRated);
+  onAccountChange(syncNameFields);
   fetchJson('/api/session').then((body) => setAccount(body.name), () => setAccount(null));
 }

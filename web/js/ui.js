@@ -102,7 +102,7 @@ export function errorWords(reply) {
     login_required: 'Log in first: rated games and challenges are for players with an account.',
     not_rateable: 'This game cannot be rated: ' + (reply.message || 'a rated game needs two accounts and a clock.'),
     abort_refused: 'Too late to abort: both sides have moved.',
-    claim_refused: 'Not yet: your opponent has not been gone long enough.',
+    claim_refused: 'Cannot claim the game: ' + (reply.message || 'your opponent has not been gone long enough.'),
     takeback_refused: 'No takeback: ' + (reply.message || 'not possible now.'),
   })[reply.code] || reply.message || 'The server refused.';
 }
