@@ -1,9 +1,9 @@
 // Browser test of accounts and rated play: two players sign up in two browser contexts, wait
 // in the same rated quick-pairing pool (3+2), are paired and play a short rated game, one by
-// keyboard alone and the other by dragging, to a resignation; both see the rating change, and
-// the profile page shows the rating graph (SVG), and Ada's seat follows her account to another
-// device. A challenge is declined, another accepted; in that game a move is taken back on
-// request and the game is aborted.
+// keyboard alone and the other by dragging, to a resignation; both see the rating change;
+// Ada's seat follows her account to another device; a rematch asked and agreed takes a
+// spectator along; the profile page shows the rating graph (SVG). A challenge is declined,
+// another accepted; in that game a move is taken back on request and the game is aborted.
 // axe-core finds no serious or critical violation on the page with the account forms or a
 // challenge, a rated game's end, the profile and the leaderboard. Screenshots of the lobby
 // and of the game's end go to artifacts/.
@@ -112,6 +112,16 @@ await check('two accounts pair in a rated pool, play by keyboard and by dragging
   await adaElsewhere.goto(base + gamePath);
   await adaElsewhere.waitForSelector('#btn-rematch:not([hidden])');
   if (!/Ada_Byron \(1500\?\) \(you\)$/.test(await adaElsewhere.textContent('#player-bottom .name'))) throw new Error('Ada is not seated on her other device');
+
+  // Bert asks for a rematch, Ada sees it and agrees; a spectator is taken to the new game.
+  const watcher = await newPage(options);
+  await watcher.goto(base + gamePath);
+  await watcher.waitForSelector('#btn-review:not([hidden])');
+  await bert.click('#btn-rematch');
+  await ada.waitForFunction(() => /Your opponent asks for a rematch\./.test(document.getElementById('rules-notice').textContent));
+  await ada.click('#btn-rematch');
+  await watcher.waitForURL((url) => /^\/g\/[a-z0-9]+$/.test(url.pathname) && url.pathname !== gamePath);
+  await ada.waitForURL((url) => url.pathname === new URL(watcher.url()).pathname);
 
   // The profile: a rating graph, and the page passes axe-core; so does the leaderboard.
   await ada.click('#account-name');

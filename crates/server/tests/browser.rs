@@ -54,8 +54,9 @@ fn two_browsers_play_by_clicking_and_one_plays_the_computer() {
 
 /// rated.mjs: two accounts pair in a rated pool and play by keyboard and by dragging to a
 /// rating change and the profile's graph; a seat follows its account to another device; a
-/// challenge declined and one accepted, a takeback and an abort; axe-core on the account
-/// forms, a challenge, a rated game's end, the profile and the leaderboard.
+/// spectator follows the rematch; a challenge declined and one accepted, a takeback and an
+/// abort; axe-core on the account forms, a challenge, a rated game's end, the profile and the
+/// leaderboard.
 #[test]
 fn accounts_pair_play_a_rated_game_and_answer_challenges_in_the_browser() {
     run_script("rated.mjs", 2);
