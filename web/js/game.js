@@ -3,10 +3,12 @@
 import { send } from './net.js';
 import { app, navigate, showView } from './state.js';
 import { store, seatKey, inviteKey } from './store.js';
-import { toast, showBanner, variantLabel, squareName, announce } from './ui.js';
+import { toast, showBanner, variantLabel, squareName, announce, errorWords } from './ui.js';
 import { Board } from './board.js';
 import { playSound, soundOn, setSound } from './sound.js';
 import { reviewOf, renderReview, renderMoves } from './review.js';
+import { renderRules, initRules } from './rules.js';
+import { account } from './account.js';
 
 let board = null;
 
@@ -53,9 +55,10 @@ export function watchGame(id) {
 export function onState(game) {
   const before = app.state;
   app.state = game;
-  // A rematch both agreed to: the same seat token holds a seat there too; go there.
-  if (game.rematch_game && before && !before.rematch_game && app.myColor && myToken()) {
-    store.set(seatKey(game.rematch_game), myToken());
+  // A rematch both agreed to: the same seat token holds a seat there too; go there, and
+  // spectators follow.
+  if (game.rematch_game && before && before.id === game.id && !before.rematch_game) {
+    if (app.myColor && myToken()) store.set(seatKey(game.rematch_game), myToken());
     navigate('/g/' + game.rematch_game);
     return;
   }
@@ -68,7 +71,7 @@ export function onState(game) {
 // Says what changed (a move, whose turn, the end) in the live region, with a sound.
 function tellChange(before, s) {
   if (!before || before.id !== s.id) return;
-  const seated = !!(app.myColor && myToken());
+  const seated = holdsSeat();
   if (s.ply > before.ply && s.last_move) {
     const mover = s.turn === 'white' ? 'Black' : 'White';
     const turn = s.status !== 'playing' ? '' : seated ? (s.turn === app.myColor ? ' Your move.' : ' Opponent to move.')
@@ -105,6 +108,10 @@ function setPremove(p) {
 
 export function myToken() { return app.gameId ? store.get(seatKey(app.gameId)) : null; }
 
+// Whether this page plays a seat: by its seat token, or by the account logged in, which holds
+// its seats on every device (messages without a token then mean the account's seat).
+function holdsSeat() { return !!(app.myColor && (myToken() || account.name)); }
+
 export function isFlipped() {
   if (app.flipped !== null) return app.flipped;
   return app.myColor === 'black';
@@ -112,12 +119,12 @@ export function isFlipped() {
 
 function canPremove() {
   const s = app.state;
-  return !!(s && s.status === 'playing' && app.myColor && s.turn !== app.myColor && myToken() && app.viewPly === null);
+  return !!(s && s.status === 'playing' && holdsSeat() && s.turn !== app.myColor && app.viewPly === null);
 }
 
 function canMove() {
   const s = app.state;
-  return !!(s && s.status === 'playing' && app.myColor && s.turn === app.myColor && myToken());
+  return !!(s && s.status === 'playing' && holdsSeat() && s.turn === app.myColor);
 }
 
 // The state the board shows: the game as it stands, or in a reviewed game the position
@@ -196,7 +203,7 @@ function warnLowTime(color, low) {
   if (!low) { app.lowWarned[color] = false; return; }
   if (app.lowWarned[color]) return;
   app.lowWarned[color] = true;
-  const mine = app.myColor === color && myToken();
+  const mine = app.myColor === color && holdsSeat();
   if (!mine && app.myColor) return;
   announce((mine ? 'You have' : (color === 'white' ? 'White has' : 'Black has')) + ' less than ten seconds left.');
   if (mine) playSound('low');
@@ -220,7 +227,8 @@ export function renderClocks() {
 function playerLabel(p, color) {
   const who = p.kind === 'computer' ? 'Computer · level ' + p.level
     : p.name ? p.name : p.seated ? 'Anonymous' : 'waiting for a player…';
-  return (color === 'white' ? '⚪ ' : '⚫ ') + who + (app.myColor === color ? ' (you)' : '');
+  const rating = p.rating != null ? ' (' + p.rating + (p.provisional ? '?' : '') + ')' : '';
+  return (color === 'white' ? '⚪ ' : '⚫ ') + who + rating + (app.myColor === color ? ' (you)' : '');
 }
 
 export function renderGame() {
@@ -235,7 +243,7 @@ export function renderGame() {
   document.getElementById('player-bottom').classList.toggle('to-move', s.status === 'playing' && s.turn === bottomColor);
   document.getElementById('player-top').classList.toggle('to-move', s.status === 'playing' && s.turn === topColor);
   renderClocks();
-  const seated = !!(app.myColor && myToken());
+  const seated = holdsSeat();
   renderStatus(s, seated);
   renderControls(s, seated);
   renderReview(s);
@@ -274,8 +282,8 @@ function renderControls(s, seated) {
   document.getElementById('invite').hidden = !(freeSeat && seated && (s.listed || friendLink));
   document.getElementById('invite-link').value = s.listed ? link : friendLink;
   document.getElementById('join-box').hidden = !(freeSeat && !seated);
-  document.getElementById('resume-link').value = seated ? link + '#t=' + myToken() : '';
-  document.querySelector('.resume').hidden = !seated;
+  document.getElementById('resume-link').value = seated && myToken() ? link + '#t=' + myToken() : '';
+  document.querySelector('.resume').hidden = !(seated && myToken());
 
   const playing = s.status === 'playing' && seated;
   const offered = s.draw_offer && s.draw_offer !== app.myColor;
@@ -292,13 +300,14 @@ function renderControls(s, seated) {
   const analyse = document.getElementById('analysis-link');
   analyse.hidden = !(s.status === 'finished' && s.reason !== 'aborted');
   analyse.href = '/analysis#' + new URLSearchParams({ variant: s.variant, fen: shownState().fen });
+  renderRules(s, seated, app.myColor);
 }
 
 function action(msg) {
   const s = app.state;
   if (!s) return;
   send(Object.assign({ game: s.id, token: myToken() }, msg), (reply) => {
-    if (reply.t === 'error') toast(reply.message);
+    if (reply.t === 'error') toast(errorWords(reply));
     if (reply.t === 'rematch' && reply.new_game && app.gameId !== reply.new_game) {
       store.set(seatKey(reply.new_game), myToken());
       navigate('/g/' + reply.new_game);
@@ -325,5 +334,6 @@ export function initGame() {
     if (s && s.rematch_game) { store.set(seatKey(s.rematch_game), myToken()); navigate('/g/' + s.rematch_game); return; }
     action({ t: 'rematch' });
   };
+  initRules(action);
   setInterval(renderClocks, 100);
 }

@@ -3,7 +3,7 @@
 import { send, fetchJson } from './net.js';
 import { app, navigate, showView } from './state.js';
 import { store, seatKey, inviteKey } from './store.js';
-import { toast, clockLabel, variantLabel, reasonLabel, resultLabel } from './ui.js';
+import { toast, clockLabel, variantLabel, reasonLabel, resultLabel, errorWords } from './ui.js';
 import { watchGame } from './game.js';
 
 export function showLobby() {
@@ -23,8 +23,8 @@ export function renderLobby(games) {
   for (const g of games) {
     const li = document.createElement('li');
     const text = document.createElement('span');
-    const creator = g.name || 'Anonymous';
-    text.textContent = creator + ' · ' + variantLabel(g.variant) + ' · ' + clockLabel(g.clock) +
+    const creator = (g.name || 'Anonymous') + (g.rating != null ? ' (' + g.rating + (g.provisional ? '?' : '') + ')' : '');
+    text.textContent = creator + ' · ' + variantLabel(g.variant) + ' · ' + clockLabel(g.clock) + (g.rated ? ' · rated' : ' · casual') +
       ' · you play ' + (g.creator_color === 'white' ? 'Black' : 'White');
     const button = document.createElement('button');
     button.type = 'button';
@@ -64,6 +64,7 @@ export function createGame(event) {
   const msg = { t: 'create', opponent, variant: f.variant.value, color: f.color.value, name: f.name.value };
   store.set('checkers.name', f.name.value);
   if (opponent === 'computer') msg.level = Number(f.level.value);
+  if (f.rated.checked) msg.rated = true;
   if (f.clock.value) {
     const [base, increment] = f.clock.value.split('+').map(Number);
     msg.clock = { base, increment };
@@ -74,7 +75,7 @@ export function createGame(event) {
       if (reply.invite) store.set(inviteKey(reply.game), reply.invite);
       app.myColor = reply.color;
       navigate('/g/' + reply.game);
-    } else if (reply.t === 'error') toast(reply.message);
+    } else if (reply.t === 'error') toast(errorWords(reply));
   });
 }
 
@@ -85,7 +86,7 @@ export function joinGame(id, name) {
       store.set(seatKey(reply.game), reply.token);
       app.myColor = reply.color;
       if (app.gameId === id) watchGame(id); else navigate('/g/' + id);
-    } else if (reply.t === 'error') toast(reply.message);
+    } else if (reply.t === 'error') toast(errorWords(reply));
   });
 }
 

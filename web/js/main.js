@@ -10,6 +10,8 @@ import { showLobby, showGames, renderLobby, renderLiveGames, mergeGames, createG
 import { showGame, watchGame, onState, initGame } from './game.js';
 import { initReview } from './review.js';
 import { showAnalysis, initAnalysis } from './analysis.js';
+import { initAccount } from './account.js';
+import { initPairing, onPairingPush, onPairingConnected } from './pairing.js';
 
 function route() {
   const path = location.pathname;
@@ -31,12 +33,14 @@ function route() {
 }
 
 function onConnected() {
+  onPairingConnected();
   if (app.view === 'game' && app.gameId) watchGame(app.gameId);
   if (app.view === 'lobby') send({ t: 'lobby' });
   if (app.view === 'lobby' || app.view === 'games') send({ t: 'games' });
 }
 
 function onMessage(msg) {
+  if (onPairingPush(msg)) return;
   if (msg.t === 'state' && msg.game && msg.game.id === app.gameId) {
     onState(msg.game);
   } else if (msg.t === 'lobby') {
@@ -68,6 +72,8 @@ function init() {
   initGame();
   initReview();
   initAnalysis();
+  initAccount();
+  initPairing();
   document.getElementById('copy-invite').onclick = () => copy('invite-link');
   document.getElementById('copy-resume').onclick = () => copy('resume-link');
   document.getElementById('join-btn').onclick = () => {

@@ -36,11 +36,21 @@ export function connect(handlers) {
     conn.handlers.message(msg);
   };
   ws.onclose = () => {
+    if (conn.ws !== ws) return; // replaced by reconnect()
     setConn('offline, reconnecting…', 'bad');
     conn.pending.clear();
     setTimeout(connect, conn.retry);
     conn.retry = Math.min(conn.retry * 2, 8000);
   };
+}
+
+// Opens a new WebSocket at once (after logging in or out, so that it carries the new cookie).
+export function reconnect() {
+  const old = conn.ws;
+  conn.ws = null;
+  conn.pending.clear();
+  if (old) old.close();
+  connect();
 }
 
 // Sends a message; `callback` gets the reply that names it.
@@ -71,4 +81,14 @@ export function fetchJson(url, options) {
     if (!r.ok) throw new Error(body.message || 'the server refused (' + r.status + ')');
     return body;
   }));
+}
+
+// Sends `body` as JSON with `method`; answers `{ ok, status, body, retryAfter }`.
+export async function sendJson(method, url, body) {
+  const init = { method, headers: { 'Content-Type': 'application/json' } };
+  if (body !== undefined) init.body = JSON.stringify(body);
+  const r = await fetch(url, init);
+  let parsed = {};
+  try { parsed = await r.json(); } catch (e) { /* not JSON */ }
+  return { ok: r.ok, status: r.status, body: parsed, retryAfter: r.headers.get('Retry-After') };
 }

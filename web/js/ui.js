@@ -91,5 +91,18 @@ export function reasonLabel(code) {
   return ({
     no_legal_move: 'no legal move', resignation: 'resignation', time: 'time', agreement: 'agreement',
     threefold_repetition: 'repetition', forty_move_rule: '40-move rule', aborted: 'withdrawn',
+    abandoned: 'a player left',
   })[code] || (code ? code.replace(/_/g, ' ') : '');
+}
+
+// A refusal from the server in the player's words: the codes of accounts, rated games and the
+// site's game rules said plainly, any other code by the server's own sentence.
+export function errorWords(reply) {
+  return ({
+    login_required: 'Log in first: rated games and challenges are for players with an account.',
+    not_rateable: 'This game cannot be rated: ' + (reply.message || 'a rated game needs two accounts and a clock.'),
+    abort_refused: 'Too late to abort: both sides have moved.',
+    claim_refused: 'Cannot claim the game: ' + (reply.message || 'your opponent has not been gone long enough.'),
+    takeback_refused: 'No takeback: ' + (reply.message || 'not possible now.'),
+  })[reply.code] || reply.message || 'The server refused.';
 }

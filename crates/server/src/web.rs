@@ -60,6 +60,9 @@ static ASSETS: &[Asset] = &[
     Asset { path: "/js/lobby.js", content_type: JS, body: include_str!("../../../web/js/lobby.js") },
     Asset { path: "/js/sound.js", content_type: JS, body: include_str!("../../../web/js/sound.js") },
     Asset { path: "/js/analysis.js", content_type: JS, body: include_str!("../../../web/js/analysis.js") },
+    Asset { path: "/js/account.js", content_type: JS, body: include_str!("../../../web/js/account.js") },
+    Asset { path: "/js/pairing.js", content_type: JS, body: include_str!("../../../web/js/pairing.js") },
+    Asset { path: "/js/rules.js", content_type: JS, body: include_str!("../../../web/js/rules.js") },
 ];
 
 /// Each compiled-in text's entity tag, by its address in memory (each is a `static`, so it has

@@ -4,10 +4,12 @@
 //! sees level 9 open from its book, and screenshots go to artifacts/. access.mjs: one player
 //! moves by keyboard alone and the other by dragging, a premove is played when its turn comes,
 //! moves are animated except with reduced motion, the sound switch is kept, the analysis board
-//! plays a pasted game on with the engine's arrows, and axe-core finds no serious or critical violation on the lobby,
-//! the game page, a missing game's page and the analysis board. Needs node, /usr/bin/chromium
-//! and web/e2e/node_modules (playwright-core and axe-core; scripts/setup-test-deps.sh installs
-//! them); skipped without them, except on CI (CI=true), where that is a failure.
+//! plays a pasted game on with the engine's arrows, and axe-core finds no serious or critical
+//! violation on the lobby, the game page, a missing game's page and the analysis board.
+//! rated.mjs: accounts, a rated pool, challenges, takebacks and aborts (see its test). Needs
+//! node, /usr/bin/chromium and web/e2e/node_modules (playwright-core and axe-core;
+//! scripts/setup-test-deps.sh installs them); skipped without them, except on CI (CI=true),
+//! where that is a failure.
 
 mod common;
 
@@ -51,6 +53,16 @@ fn run_script(script: &str, checks: usize) {
 #[test]
 fn two_browsers_play_by_clicking_and_one_plays_the_computer() {
     run_script("play.mjs", 3);
+}
+
+/// rated.mjs: two accounts pair in a rated pool and play by keyboard and by dragging to a
+/// rating change and the profile's graph; a seat follows its account to another device; a
+/// spectator follows the rematch; a challenge declined and one accepted, a takeback and an
+/// abort; axe-core on the account forms, a challenge, a rated game's end, the profile and the
+/// leaderboard.
+#[test]
+fn accounts_pair_play_a_rated_game_and_answer_challenges_in_the_browser() {
+    run_script("rated.mjs", 2);
 }
 
 #[test]
