@@ -201,7 +201,7 @@ pub async fn start(config: &Config) -> anyhow::Result<Running> {
     let resuming = registry.clone();
     tokio::spawn(async move {
         if let Err(e) = resuming.resume_playing().await {
-            eprintln!("checkers serve: cannot resume the games in play: {e}");
+            tracing::warn!("cannot resume the games in play: {e}");
         }
     });
     let (shutdown, stopped) = oneshot::channel::<()>();
@@ -217,19 +217,20 @@ pub async fn start(config: &Config) -> anyhow::Result<Running> {
     Ok(Running { addr, registry, shutdown, task })
 }
 
-/// Runs the server until Ctrl-C, printing the address it listens on (first line of stdout).
+/// Runs the server until Ctrl-C, printing the address it listens on (first line of stdout);
+/// it logs through `tracing`, to whatever subscriber the caller set up.
 pub async fn run(config: Config) -> anyhow::Result<()> {
     if database_url::is_postgres(&config.db) {
-        eprintln!(
-            "checkers serve: connecting to {} (giving up after {} s)",
+        tracing::info!(
+            "connecting to {} (giving up after {} s)",
             database_url::redact(&config.db),
             store::CONNECT_TIMEOUT.as_secs()
         );
     }
     let running = start(&config).await?;
     println!("listening on http://{}", running.addr);
-    eprintln!(
-        "checkers serve: open http://{} in a browser; database {}; Ctrl-C stops",
+    tracing::info!(
+        "open http://{} in a browser; database {}; Ctrl-C stops",
         running.addr,
         if running.registry.store().is_sqlite() { config.db.as_str() } else { "PostgreSQL" }
     );

@@ -674,7 +674,7 @@ async fn checkpointer(pool: AnyPool, alive: mpsc::WeakSender<Change>) {
             break;
         }
         if let Err(e) = pool.execute("PRAGMA wal_checkpoint(PASSIVE)").await {
-            eprintln!("checkers serve: WAL checkpoint: {e}");
+            tracing::warn!("WAL checkpoint: {e}");
         }
     }
 }

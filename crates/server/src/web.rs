@@ -424,7 +424,7 @@ async fn list_games(
             json_body(StatusCode::OK, to_text(&GamesBody { games, next }))
         }
         Err(e) => {
-            eprintln!("checkers serve: listing games: {e}");
+            tracing::warn!("listing games: {e}");
             (StatusCode::SERVICE_UNAVAILABLE, "the list of games is unavailable\n").into_response()
         }
     }

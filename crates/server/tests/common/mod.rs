@@ -189,6 +189,8 @@ pub fn checkers_binary() -> PathBuf {
 pub struct ServerProcess {
     pub child: Child,
     pub addr: SocketAddr,
+    /// What it wrote on stderr so far.
+    pub stderr: Arc<Mutex<String>>,
 }
 
 impl ServerProcess {
@@ -235,7 +237,7 @@ impl ServerProcess {
         let line = arrived.recv_timeout(PATIENCE).ok();
         let addr = line.as_deref().and_then(|l| l.trim().strip_prefix("listening on http://")?.parse().ok());
         if let Some(addr) = addr {
-            return Ok(ServerProcess { child, addr });
+            return Ok(ServerProcess { child, addr, stderr: written });
         }
         let ended = ended_within(&mut child, Duration::from_secs(5));
         let ended = match ended {
