@@ -332,6 +332,7 @@ impl Actor {
             None => next.play(mover, mv, now)?,
         };
         self.registry.store.record_move(&next, &record).await?;
+        crate::metrics::METRICS.moves.inc();
         self.game = next;
         self.publish();
         Ok(self.game.ply())

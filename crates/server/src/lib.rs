@@ -34,6 +34,7 @@
 //! | `ws` | one WebSocket connection: limits on size and rate, answers, pushes |
 //! | `web` | the HTTP routes and the embedded page (gzip, entity tags), rate limits, the `Origin` check |
 //! | `serve` | the accept loop: the header-read timeout, the cap on connections per client |
+//! | [`metrics`] | the Prometheus metrics at `/metrics`: connections, live games, moves, move round trip, commits, engine queues |
 //! | [`limits`] | what one client may ask: [`ClientLimits`], token buckets, the client's address |
 //! | [`lifecycle`] | games' quotas per client address and how long waiting games live: [`GameLimits`] |
 //! | [`store`] | the database: migrations, group commit, loading games back, the list of games from its index, errors that never show the password |
@@ -97,6 +98,7 @@ pub mod lifecycle;
 pub mod limits;
 pub mod live;
 mod matchmaking;
+pub mod metrics;
 pub mod pages;
 pub mod pairing;
 pub mod password;

@@ -217,6 +217,12 @@ impl Registry {
         lock(&self.games).len()
     }
 
+    /// Engine jobs waiting now: computer moves (and judgements) for a worker, and reviews or
+    /// lines for their turn in the review queue.
+    pub fn engine_jobs_waiting(&self) -> (usize, usize) {
+        (self.computer.jobs_waiting(), self.reviews.waiting())
+    }
+
     /// Number of games waiting for an opponent, in memory or not.
     pub fn games_waiting(&self) -> usize {
         lock(&self.ledger).waiting_count()

@@ -680,6 +680,7 @@ async fn checkpointer(pool: AnyPool, alive: mpsc::WeakSender<Change>) {
 }
 
 async fn commit(pool: &AnyPool, changes: &[Change]) -> Result<(), StoreError> {
+    let began = std::time::Instant::now();
     let mut tx = pool.begin().await?;
     for change in changes {
         for write in &change.writes {
@@ -687,6 +688,7 @@ async fn commit(pool: &AnyPool, changes: &[Change]) -> Result<(), StoreError> {
         }
     }
     tx.commit().await?;
+    crate::metrics::observe(&crate::metrics::METRICS.commit_latency, began.elapsed());
     // Only now may anyone see the rating changes this transaction made.
     for write in changes.iter().flat_map(|change| &change.writes) {
         if let Write::Rate(rate) = write {

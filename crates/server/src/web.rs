@@ -129,6 +129,7 @@ pub fn router(
     Router::new()
         .merge(pages)
         .route("/healthz", get(|| async { "ok" }))
+        .route("/metrics", get(crate::metrics::scrape))
         .route("/ws", get(websocket).layer(from_fn_with_state(origins.clone(), check_origin)))
         .merge(crate::api::routes(&registry, limits, origins, trust_forwarded_proto))
         .with_state(registry)

@@ -16,6 +16,7 @@ use crate::error::{ApiError, ErrorCode};
 use crate::limits::{TokenBucket, WS_MAX_STRIKES, WS_MESSAGES, WS_PENALTY};
 use crate::live::{color_name, ClockSpec, MoveRequest, MAX_BASE_MS, MAX_INCREMENT_MS};
 use crate::matchmaking::{Event, Member};
+use crate::metrics::OpenConnection;
 use crate::presence::SeatPresence;
 use crate::protocol::{
     peek_request_id, read_client_message, ClientMessage, ClockRequest, Listed, Listing, OpponentKind,
@@ -102,6 +103,7 @@ pub async fn serve_socket(
     client: IpAddr,
     account: Option<Account>,
 ) {
+    let _open = OpenConnection::open();
     let (inbox, mut pushed) = tokio::sync::mpsc::unbounded_channel();
     let member = Member::connect(&registry, account.clone(), client, inbox);
     let caller = Caller { client, account, member };
@@ -342,11 +344,13 @@ async fn dispatch(
             subscribe(registry, subs, &game, key, re).await
         }
         ClientMessage::Move { game, token, text, from, to, captured, ply } => {
+            let read = Instant::now();
             let key = caller.seat_key(&token)?;
             if text.as_ref().is_some_and(|t| t.len() > 200) {
                 return Err(ApiError::bad_request("move text is too long"));
             }
             let ply = registry.play(&game, key, MoveRequest { text, from, to, captured }, ply).await?;
+            crate::metrics::observe(&crate::metrics::METRICS.move_round_trip, read.elapsed());
             Ok(vec![ServerMessage::Ok { re, ply: Some(ply) }.to_text()])
         }
         ClientMessage::Draw { game, token, action } => {

@@ -1,11 +1,67 @@
-//! Operations over real sockets: `--log-format json` writes JSON lines.
+//! Operations over real sockets: `/metrics` counts a move played, and `--log-format json`
+//! writes JSON lines.
 
 mod common;
 
+use std::net::SocketAddr;
 use std::time::Duration;
 
-use common::ServerProcess;
-use serde_json::Value;
+use common::{first_legal, http_get, move_message, server_in, Client, ServerProcess};
+use serde_json::{json, Value};
+
+/// A friend game between two new clients; returns it with black's client and token.
+async fn friend_game(addr: SocketAddr) -> (String, Client, String, Client) {
+    let mut black = Client::connect(addr).await;
+    let created = black
+        .request(json!({"t": "create", "opponent": "friend", "variant": "english", "color": "black"}))
+        .await;
+    let game = created["game"].as_str().unwrap().to_string();
+    let mut white = Client::connect(addr).await;
+    let joined = white.request(json!({"t": "join", "game": game, "invite": created["invite"]})).await;
+    assert_eq!(joined["t"], "seated", "{joined}");
+    (game, black, created["token"].as_str().unwrap().to_string(), white)
+}
+
+/// Black plays the first legal move of the opening position; returns the state after it.
+async fn black_moves(client: &mut Client, game: &str, token: &str) -> Value {
+    client.request(json!({"t": "watch", "game": game})).await;
+    let state = client.state_at(0).await;
+    let reply = client.request(move_message(game, token, &first_legal(&state), 0)).await;
+    assert_eq!(reply["t"], "ok", "{reply}");
+    client.state_at(1).await
+}
+
+/// A sample's value in Prometheus's text format (the line `name value`).
+fn sample(metrics: &str, name: &str) -> f64 {
+    let line = metrics.lines().find(|line| line.split(' ').next() == Some(name));
+    let value =
+        line.and_then(|line| line.rsplit(' ').next()).unwrap_or_else(|| panic!("no {name} in\n{metrics}"));
+    value.parse().unwrap_or_else(|_| panic!("{name} is not a number: {value}"))
+}
+
+#[tokio::test]
+async fn metrics_count_a_move_its_round_trip_and_its_commit() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = server_in(&dir).await;
+    let addr = server.addr;
+    let scrape =
+        move || async move { tokio::task::spawn_blocking(move || http_get(addr, "/metrics")).await.unwrap() };
+    let (status, before) = scrape().await;
+    assert_eq!(status, 200, "{before}");
+    let (game, mut black, token, _white) = friend_game(addr).await;
+    black_moves(&mut black, &game, &token).await;
+    let (_, after) = scrape().await;
+    for counted in
+        ["checkers_moves_total", "checkers_move_round_trip_seconds_count", "checkers_db_commit_seconds_count"]
+    {
+        assert!(sample(&after, counted) > sample(&before, counted), "{counted} grows:\n{before}\n{after}");
+    }
+    assert!(sample(&after, "checkers_move_round_trip_seconds_sum") > 0.0, "{after}");
+    assert!(sample(&after, "checkers_websocket_connections") >= 2.0, "{after}");
+    assert!(sample(&after, "checkers_live_games") >= 1.0, "{after}");
+    assert_eq!(sample(&after, "checkers_engine_jobs_waiting{queue=\"reviews\"}"), 0.0, "{after}");
+    server.stop().await.unwrap();
+}
 
 #[tokio::test]
 async fn json_logs_are_one_object_a_line() {
