@@ -242,6 +242,12 @@ impl Store {
         self.pool.close().await;
     }
 
+    /// Waits until every change handed to the writer before this call is committed (or has
+    /// failed): the writer takes changes in order.
+    pub async fn flush(&self) -> Result<(), StoreError> {
+        self.write(Vec::new()).await
+    }
+
     /// Hands a change to the writer and waits until it is committed (or has failed).
     async fn write(&self, writes: Vec<Write>) -> Result<(), StoreError> {
         let (done, committed) = oneshot::channel();

@@ -1,5 +1,6 @@
-//! Operations over real sockets: `/metrics` counts a move played, and `--log-format json`
-//! writes JSON lines.
+//! Operations over real sockets: `/readyz` follows the node's phase, `/metrics` counts a move
+//! played, `--log-format json` writes JSON lines, and SIGTERM drains the real binary: its
+//! WebSockets close with 1001, it exits 0, and the game is there when it starts again.
 
 mod common;
 
@@ -37,6 +38,31 @@ fn sample(metrics: &str, name: &str) -> f64 {
     let value =
         line.and_then(|line| line.rsplit(' ').next()).unwrap_or_else(|| panic!("no {name} in\n{metrics}"));
     value.parse().unwrap_or_else(|_| panic!("{name} is not a number: {value}"))
+}
+
+#[tokio::test]
+async fn readyz_answers_ready_while_serving_and_503_once_draining() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = server_in(&dir).await;
+    let addr = server.addr;
+    let (health, ready) =
+        tokio::task::spawn_blocking(move || (http_get(addr, "/healthz"), http_get(addr, "/readyz")))
+            .await
+            .unwrap();
+    assert_eq!(health, (200, "ok".to_string()));
+    assert_eq!(ready, (200, "ready\n".to_string()));
+    let mut open = Client::connect(addr).await;
+    server.begin_drain();
+    assert_eq!(open.close_code().await, Some(1001), "an open WebSocket is told the server goes away");
+    let (ready, upgrade) = tokio::task::spawn_blocking(move || {
+        let upgrade = tokio_tungstenite::tungstenite::connect(format!("ws://{addr}/ws"));
+        (http_get(addr, "/readyz"), upgrade.err().map(|e| e.to_string()))
+    })
+    .await
+    .unwrap();
+    assert_eq!(ready, (503, "draining\n".to_string()));
+    assert!(upgrade.is_some_and(|e| e.contains("503")), "a new WebSocket is refused while draining");
+    server.stop().await.unwrap();
 }
 
 #[tokio::test]
@@ -83,4 +109,28 @@ async fn json_logs_are_one_object_a_line() {
     assert_eq!(entry["level"], "INFO", "{entry}");
     assert!(entry["fields"]["message"].as_str().unwrap().contains(&server.addr.to_string()), "{entry}");
     assert!(entry["timestamp"].is_string(), "{entry}");
+}
+
+#[tokio::test]
+async fn sigterm_drains_the_node_which_exits_0_and_the_game_goes_on_after_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = common::sqlite_file(&dir);
+    let mut server = ServerProcess::start(&db);
+    let (game, mut black, token, mut white) = friend_game(server.addr).await;
+    let played = black_moves(&mut black, &game, &token).await;
+    let status = server.terminate(Duration::from_secs(20));
+    assert_eq!(black.close_code().await, Some(1001), "the player is told the server goes away");
+    assert_eq!(white.close_code().await, Some(1001));
+    let status = status.expect("the drained node exits within 20 s");
+    assert!(status.success(), "a drained node exits 0, not {status}");
+    assert!(server.stderr.lock().unwrap().contains("draining"), "the drain is logged");
+
+    let server = ServerProcess::start(&db);
+    let mut watcher = Client::connect(server.addr).await;
+    watcher.request(json!({"t": "watch", "game": game})).await;
+    let state = watcher.state_where(|_| true).await;
+    assert_eq!(state["ply"], 1, "{state}");
+    assert_eq!(played["moves"].as_array().map(Vec::len), Some(1), "{played}");
+    assert_eq!(state["moves"], played["moves"], "{state}");
+    assert_eq!(state["status"], "playing", "{state}");
 }
