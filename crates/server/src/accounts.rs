@@ -191,7 +191,7 @@ pub async fn session_account(store: &Store, token: &str) -> Option<Account> {
     match store.session_account(&hash_token(token), now_ms()).await {
         Ok(account) => account,
         Err(e) => {
-            eprintln!("checkers serve: reading a session: {e}");
+            tracing::warn!("reading a session: {e}");
             None
         }
     }

@@ -276,7 +276,7 @@ impl Actor {
                 }
                 // Try again shortly: the deadline is still in the past.
                 Err(e) => {
-                    eprintln!("checkers serve: cannot save loss on time in {}: {e}", self.game.id);
+                    tracing::warn!("cannot save loss on time in {}: {e}", self.game.id);
                     tokio::time::sleep(Duration::from_millis(200)).await;
                 }
             }
@@ -302,7 +302,7 @@ impl Actor {
                 }
             }
             Err(e) => {
-                eprintln!("checkers serve: computer move in {} failed: {}", self.game.id, e.message);
+                tracing::warn!("computer move in {} failed: {}", self.game.id, e.message);
                 // Think again after a pause rather than spin on a failing database.
                 tokio::time::sleep(Duration::from_millis(200)).await;
                 self.start_thinking();
@@ -332,6 +332,7 @@ impl Actor {
             None => next.play(mover, mv, now)?,
         };
         self.registry.store.record_move(&next, &record).await?;
+        crate::metrics::METRICS.moves.inc();
         self.game = next;
         self.publish();
         Ok(self.game.ply())

@@ -239,7 +239,7 @@ pub(crate) async fn account_named(registry: &Registry, name: &str) -> Result<Sto
 
 /// A storage error answered as `unavailable`, its cause on stderr.
 pub(crate) fn storage(e: StoreError) -> ApiError {
-    eprintln!("checkers serve: reading players: {e}");
+    tracing::warn!("reading players: {e}");
     ApiError::new(ErrorCode::Unavailable, "the players cannot be read just now; try again")
 }
 

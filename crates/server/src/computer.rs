@@ -176,6 +176,12 @@ impl ComputerPool {
         lock(&self.inner.shared.queue).schedule.waiting(Lane::Long)
     }
 
+    /// Jobs of either lane waiting for a worker now.
+    pub fn jobs_waiting(&self) -> usize {
+        let queue = lock(&self.inner.shared.queue);
+        queue.schedule.waiting(Lane::Short) + queue.schedule.waiting(Lane::Long)
+    }
+
     /// Counts `game`, against the computer, among `client`'s games in play; refused with
     /// `too_many_computer_games` when the client already has [`MAX_COMPUTER_GAMES`].
     pub fn admit_game(&self, client: IpAddr, game: &str) -> Result<(), ApiError> {

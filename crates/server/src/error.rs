@@ -166,7 +166,7 @@ impl From<Refusal> for ApiError {
 impl From<StoreError> for ApiError {
     /// The client hears that nothing was changed; the operator reads why on stderr.
     fn from(e: StoreError) -> ApiError {
-        eprintln!("checkers serve: storage error: {e}");
+        tracing::error!("storage error: {e}");
         ApiError::new(ErrorCode::Storage, "the game could not be saved; nothing was changed, try again")
     }
 }

@@ -34,6 +34,8 @@
 //! | `ws` | one WebSocket connection: limits on size and rate, answers, pushes |
 //! | `web` | the HTTP routes and the embedded page (gzip, entity tags), rate limits, the `Origin` check |
 //! | `serve` | the accept loop: the header-read timeout, the cap on connections per client |
+//! | [`drain`] | the node's phase (starting, ready, draining) behind `/readyz`, and the drain that closes WebSockets with 1001 |
+//! | [`metrics`] | the Prometheus metrics at `/metrics`: connections, live games, moves, move round trip, commits, engine queues |
 //! | [`limits`] | what one client may ask: [`ClientLimits`], token buckets, the client's address |
 //! | [`lifecycle`] | games' quotas per client address and how long waiting games live: [`GameLimits`] |
 //! | [`store`] | the database: migrations, group commit, loading games back, the list of games from its index, errors that never show the password |
@@ -92,11 +94,13 @@ mod analysis;
 mod api;
 pub mod computer;
 mod database_url;
+pub mod drain;
 pub mod error;
 pub mod lifecycle;
 pub mod limits;
 pub mod live;
 mod matchmaking;
+pub mod metrics;
 pub mod pages;
 pub mod pairing;
 pub mod password;
@@ -170,6 +174,7 @@ impl Default for Config {
 pub struct Running {
     pub addr: SocketAddr,
     pub registry: Arc<Registry>,
+    drain: drain::Drain,
     shutdown: oneshot::Sender<()>,
     task: JoinHandle<std::io::Result<()>>,
 }
@@ -181,6 +186,23 @@ impl Running {
         self.task.await.context("server task")?.context("server")?;
         self.registry.store().close().await;
         Ok(())
+    }
+
+    /// Starts draining: `/readyz` answers 503, new WebSockets are refused and those open are
+    /// closed with 1001 (going away), each once its message in hand is answered.
+    pub fn begin_drain(&self) {
+        self.drain.start();
+    }
+
+    /// Drains the node (see [`Running::begin_drain`]), keeps listening for
+    /// [`drain::DRAIN_GRACE`] so a load balancer sees it go, waits for the changes already
+    /// handed to the database to be committed, and stops. Every game is in the database: a
+    /// server started again on it resumes them.
+    pub async fn drain(self) -> anyhow::Result<()> {
+        self.begin_drain();
+        tokio::time::sleep(drain::DRAIN_GRACE).await;
+        self.registry.store().flush().await.context("committing the last changes")?;
+        self.stop().await
     }
 }
 
@@ -198,15 +220,21 @@ pub async fn start(config: &Config) -> anyhow::Result<Running> {
     let listener =
         TcpListener::bind(&config.addr).await.with_context(|| format!("cannot listen on {}", config.addr))?;
     let addr = listener.local_addr()?;
+    let drain = drain::Drain::default();
     let resuming = registry.clone();
     tokio::spawn(async move {
         if let Err(e) = resuming.resume_playing().await {
-            eprintln!("checkers serve: cannot resume the games in play: {e}");
+            tracing::warn!("cannot resume the games in play: {e}");
         }
     });
     let (shutdown, stopped) = oneshot::channel::<()>();
-    let app =
-        web::router(registry.clone(), &config.limits, &config.allowed_origins, config.trust_forwarded_proto);
+    let app = web::router(
+        registry.clone(),
+        &config.limits,
+        &config.allowed_origins,
+        config.trust_forwarded_proto,
+        drain.clone(),
+    );
     let limits = config.limits.clone();
     let task = tokio::spawn(async move {
         serve::serve(listener, app, &limits, async {
@@ -214,27 +242,53 @@ pub async fn start(config: &Config) -> anyhow::Result<Running> {
         })
         .await
     });
-    Ok(Running { addr, registry, shutdown, task })
+    drain.set_ready();
+    Ok(Running { addr, registry, drain, shutdown, task })
 }
 
-/// Runs the server until Ctrl-C, printing the address it listens on (first line of stdout).
+/// Completes on SIGTERM (never where there is no such signal).
+async fn terminated() -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+        term.recv().await;
+        Ok(())
+    }
+    #[cfg(not(unix))]
+    std::future::pending().await
+}
+
+/// Runs the server until Ctrl-C (stops at once) or SIGTERM (drains first), printing the
+/// address it listens on (first line of stdout); it logs through `tracing`, to whatever
+/// subscriber the caller set up.
 pub async fn run(config: Config) -> anyhow::Result<()> {
     if database_url::is_postgres(&config.db) {
-        eprintln!(
-            "checkers serve: connecting to {} (giving up after {} s)",
+        tracing::info!(
+            "connecting to {} (giving up after {} s)",
             database_url::redact(&config.db),
             store::CONNECT_TIMEOUT.as_secs()
         );
     }
     let running = start(&config).await?;
     println!("listening on http://{}", running.addr);
-    eprintln!(
-        "checkers serve: open http://{} in a browser; database {}; Ctrl-C stops",
+    tracing::info!(
+        "open http://{} in a browser; database {}; Ctrl-C stops, SIGTERM drains",
         running.addr,
         if running.registry.store().is_sqlite() { config.db.as_str() } else { "PostgreSQL" }
     );
-    tokio::signal::ctrl_c().await.context("waiting for Ctrl-C")?;
-    running.stop().await
+    tokio::select! {
+        stop = tokio::signal::ctrl_c() => {
+            stop.context("waiting for Ctrl-C")?;
+            running.stop().await
+        }
+        term = terminated() => {
+            term.context("waiting for SIGTERM")?;
+            tracing::info!("SIGTERM: draining");
+            running.drain().await?;
+            tracing::info!("drained");
+            Ok(())
+        }
+    }
 }
 
 /// [`run`] on a new multi-threaded tokio runtime, for callers that are not async.

@@ -324,7 +324,7 @@ pub async fn pair_rounds(registry: Weak<Registry>) {
                         let _ = player.conn.inbox.send(Event::Seated(seated));
                     }
                 }
-                Err(e) => eprintln!("checkers serve: starting a paired game: {}", e.message),
+                Err(e) => tracing::warn!("starting a paired game: {}", e.message),
             }
         }
     }

@@ -185,7 +185,7 @@ impl Registry {
         for id in ids {
             match self.handle(&id).await {
                 Ok(_) => resumed += 1,
-                Err(e) => eprintln!("checkers serve: cannot resume game {id}: {}", e.message),
+                Err(e) => tracing::warn!("cannot resume game {id}: {}", e.message),
             }
         }
         Ok(resumed)
@@ -215,6 +215,12 @@ impl Registry {
     /// Number of games held in memory.
     pub fn games_in_memory(&self) -> usize {
         lock(&self.games).len()
+    }
+
+    /// Engine jobs waiting now: computer moves (and judgements) for a worker, and reviews or
+    /// lines for their turn in the review queue.
+    pub fn engine_jobs_waiting(&self) -> (usize, usize) {
+        (self.computer.jobs_waiting(), self.reviews.waiting())
     }
 
     /// Number of games waiting for an opponent, in memory or not.
@@ -333,7 +339,7 @@ impl Registry {
         match self.store.rating(account.id, variant, speed).await {
             Ok(stored) => Some(stored.standing.rating_at(now_ms())),
             Err(e) => {
-                eprintln!("checkers serve: reading a rating: {e}");
+                tracing::warn!("reading a rating: {e}");
                 None
             }
         }
@@ -611,7 +617,7 @@ impl Registry {
         match self.store.delete_waiting_games(&stored).await {
             Ok(()) => done.extend(stored),
             Err(e) => {
-                eprintln!("checkers serve: cannot delete games nobody joined: {e}");
+                tracing::warn!("cannot delete games nobody joined: {e}");
                 complete = false;
             }
         }
@@ -628,7 +634,7 @@ impl Registry {
             let due = match self.store.unplayed_games(cutoff, EXPIRY_BATCH as i64).await {
                 Ok(due) => due,
                 Err(e) => {
-                    eprintln!("checkers serve: cannot read the games unplayed for long: {e}");
+                    tracing::warn!("cannot read the games unplayed for long: {e}");
                     return;
                 }
             };
@@ -640,7 +646,7 @@ impl Registry {
                     // The computer is to move in it: it is not waited for.
                     Ok(false) => {}
                     Err(e) => {
-                        eprintln!("checkers serve: cannot end game {id}, unplayed for long: {}", e.message);
+                        tracing::warn!("cannot end game {id}, unplayed for long: {}", e.message);
                         return;
                     }
                 }
@@ -699,7 +705,7 @@ async fn refresh_games_list(registry: Weak<Registry>) {
                     registry.games_list.send_replace(Arc::new(Listing::new(games)));
                 }
                 Err(e) => {
-                    eprintln!("checkers serve: reading the list of games: {e}");
+                    tracing::warn!("reading the list of games: {e}");
                     registry.games_list_stale.store(true, Ordering::Release);
                 }
             }

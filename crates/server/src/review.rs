@@ -96,6 +96,7 @@ fn comment(review: &MoveReview, before: &Position) -> String {
 /// `share` of them from one client: a client asking in a loop cannot fill the queue.
 struct ReviewQueue {
     places: Semaphore,
+    capacity: usize,
     share: usize,
     /// Places held, by client.
     held: Shares,
@@ -119,10 +120,18 @@ impl ReviewQueue {
     fn new(places: usize, share: usize) -> ReviewQueue {
         ReviewQueue {
             places: Semaphore::new(places),
+            capacity: places,
             share,
             held: Shares::default(),
             turn: tokio::sync::Mutex::new(()),
         }
+    }
+
+    /// Requests holding a place but not yet running (one runs while the turn is taken).
+    fn waiting(&self) -> usize {
+        let held = self.capacity - self.places.available_permits();
+        let running = usize::from(self.turn.try_lock().is_err());
+        held.saturating_sub(running)
     }
 
     /// A place in the queue for `client`: `rate_limited` when it holds its share already,
@@ -181,6 +190,11 @@ impl Reviews {
             analyses: Mutex::new(HashMap::new()),
             queue: ReviewQueue::new(REVIEW_QUEUE, REVIEWS_PER_CLIENT),
         }
+    }
+
+    /// Reviews, lines and analyses waiting for their turn.
+    pub fn waiting(&self) -> usize {
+        self.queue.waiting()
     }
 
     /// A finished game's review, made from its `record` unless already kept (the record is

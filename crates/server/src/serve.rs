@@ -140,7 +140,7 @@ async fn accept_failed(e: io::Error) {
         io::ErrorKind::ConnectionRefused | io::ErrorKind::ConnectionAborted | io::ErrorKind::ConnectionReset
     );
     if !gone {
-        eprintln!("checkers serve: cannot accept a connection: {e}");
+        tracing::warn!("cannot accept a connection: {e}");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }

@@ -242,6 +242,12 @@ impl Store {
         self.pool.close().await;
     }
 
+    /// Waits until every change handed to the writer before this call is committed (or has
+    /// failed): the writer takes changes in order.
+    pub async fn flush(&self) -> Result<(), StoreError> {
+        self.write(Vec::new()).await
+    }
+
     /// Hands a change to the writer and waits until it is committed (or has failed).
     async fn write(&self, writes: Vec<Write>) -> Result<(), StoreError> {
         let (done, committed) = oneshot::channel();
@@ -674,12 +680,13 @@ async fn checkpointer(pool: AnyPool, alive: mpsc::WeakSender<Change>) {
             break;
         }
         if let Err(e) = pool.execute("PRAGMA wal_checkpoint(PASSIVE)").await {
-            eprintln!("checkers serve: WAL checkpoint: {e}");
+            tracing::warn!("WAL checkpoint: {e}");
         }
     }
 }
 
 async fn commit(pool: &AnyPool, changes: &[Change]) -> Result<(), StoreError> {
+    let began = std::time::Instant::now();
     let mut tx = pool.begin().await?;
     for change in changes {
         for write in &change.writes {
@@ -687,6 +694,7 @@ async fn commit(pool: &AnyPool, changes: &[Change]) -> Result<(), StoreError> {
         }
     }
     tx.commit().await?;
+    crate::metrics::observe(&crate::metrics::METRICS.commit_latency, began.elapsed());
     // Only now may anyone see the rating changes this transaction made.
     for write in changes.iter().flat_map(|change| &change.writes) {
         if let Write::Rate(rate) = write {

@@ -13,9 +13,10 @@ use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::middleware::{from_fn_with_state, map_response, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use axum::Router;
+use axum::{Extension, Router};
 use tower_http::compression::CompressionLayer;
 
+use crate::drain::{Drain, Phase};
 use crate::error::{ApiError, ErrorCode};
 use crate::limits::{client_key, ClientLimits, RateLimiter, REVIEW_RETRY};
 use crate::protocol::{to_text, ErrorBody, GamesBody};
@@ -93,6 +94,7 @@ pub fn router(
     limits: &ClientLimits,
     allowed_origins: &[String],
     trust_forwarded_proto: bool,
+    drain: Drain,
 ) -> Router {
     let engine = Arc::new(RateLimiter::new(limits.engine_requests));
     let limited = |limiter: &Arc<RateLimiter>, form| {
@@ -129,9 +131,12 @@ pub fn router(
     Router::new()
         .merge(pages)
         .route("/healthz", get(|| async { "ok" }))
+        .route("/readyz", get(crate::drain::readyz))
+        .route("/metrics", get(crate::metrics::scrape))
         .route("/ws", get(websocket).layer(from_fn_with_state(origins.clone(), check_origin)))
         .merge(crate::api::routes(&registry, limits, origins, trust_forwarded_proto))
         .with_state(registry)
+        .layer(Extension(drain))
         .layer(map_response(nosniff))
 }
 
@@ -424,7 +429,7 @@ async fn list_games(
             json_body(StatusCode::OK, to_text(&GamesBody { games, next }))
         }
         Err(e) => {
-            eprintln!("checkers serve: listing games: {e}");
+            tracing::warn!("listing games: {e}");
             (StatusCode::SERVICE_UNAVAILABLE, "the list of games is unavailable\n").into_response()
         }
     }
@@ -434,10 +439,19 @@ async fn list_games(
 /// cookie that is not a live session's is no account: the connection is anonymous).
 async fn websocket(
     State(registry): State<Arc<Registry>>,
+    Extension(drain): Extension<Drain>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Response {
+    // A draining node takes no new WebSocket: the client connects again, to another node.
+    if drain.phase() != Phase::Ready {
+        return error_reply(
+            &ApiError::new(ErrorCode::Unavailable, "the server is going away; connect again"),
+            Form::Json,
+            None,
+        );
+    }
     let account = match crate::api::session_token(&headers) {
         Some(token) => crate::accounts::session_account(registry.store(), token).await,
         None => None,
@@ -447,7 +461,7 @@ async fn websocket(
         .read_buffer_size(READ_BUFFER)
         .max_message_size(MAX_FRAME)
         .max_frame_size(MAX_FRAME)
-        .on_upgrade(move |socket| serve_socket(socket, registry, client_key(peer.ip()), account))
+        .on_upgrade(move |socket| serve_socket(socket, registry, client_key(peer.ip()), account, drain))
 }
 
 #[cfg(test)]

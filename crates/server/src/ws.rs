@@ -12,10 +12,12 @@ use tokio::sync::{broadcast, watch};
 use tokio_tungstenite::tungstenite;
 
 use crate::actor::SiteRule;
+use crate::drain::Drain;
 use crate::error::{ApiError, ErrorCode};
 use crate::limits::{TokenBucket, WS_MAX_STRIKES, WS_MESSAGES, WS_PENALTY};
 use crate::live::{color_name, ClockSpec, MoveRequest, MAX_BASE_MS, MAX_INCREMENT_MS};
 use crate::matchmaking::{Event, Member};
+use crate::metrics::OpenConnection;
 use crate::presence::SeatPresence;
 use crate::protocol::{
     peek_request_id, read_client_message, ClientMessage, ClockRequest, Listed, Listing, OpponentKind,
@@ -101,7 +103,11 @@ pub async fn serve_socket(
     registry: Arc<Registry>,
     client: IpAddr,
     account: Option<Account>,
+    drain: Drain,
 ) {
+    let _open = OpenConnection::open();
+    let going_away = drain.draining();
+    tokio::pin!(going_away);
     let (inbox, mut pushed) = tokio::sync::mpsc::unbounded_channel();
     let member = Member::connect(&registry, account.clone(), client, inbox);
     let caller = Caller { client, account, member };
@@ -157,6 +163,12 @@ pub async fn serve_socket(
                 Ok(text) => vec![text],
                 Err(_) => { subs.games = None; continue }
             },
+            // Between messages: a move being handled is answered (committed) first.
+            () = &mut going_away => {
+                let reason = "the server is going away; connect again";
+                let _ = sink.send(Message::Close(Some(CloseFrame { code: close_code::AWAY, reason: reason.into() }))).await;
+                break;
+            }
             Some(event) = pushed.recv() => match event {
                 Event::Text(text) => vec![text],
                 Event::Seated(seated) => seated_replies(&registry, &mut subs, &seated, &Value::Null)
@@ -342,11 +354,13 @@ async fn dispatch(
             subscribe(registry, subs, &game, key, re).await
         }
         ClientMessage::Move { game, token, text, from, to, captured, ply } => {
+            let read = Instant::now();
             let key = caller.seat_key(&token)?;
             if text.as_ref().is_some_and(|t| t.len() > 200) {
                 return Err(ApiError::bad_request("move text is too long"));
             }
             let ply = registry.play(&game, key, MoveRequest { text, from, to, captured }, ply).await?;
+            crate::metrics::observe(&crate::metrics::METRICS.move_round_trip, read.elapsed());
             Ok(vec![ServerMessage::Ok { re, ply: Some(ply) }.to_text()])
         }
         ClientMessage::Draw { game, token, action } => {

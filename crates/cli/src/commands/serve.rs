@@ -1,6 +1,12 @@
 //! `checkers serve`: the online game server and its web page.
 
+use std::fmt;
 use std::time::Duration;
+
+use tracing::Event;
+use tracing_subscriber::fmt::format::{FormatEvent, FormatFields, Writer};
+use tracing_subscriber::fmt::FmtContext;
+use tracing_subscriber::registry::LookupSpan;
 
 use checkers_server::GameLimits;
 
@@ -43,9 +49,50 @@ pub struct Args {
     #[arg(long, value_name = "SECONDS", default_value_t = GameLimits::default().unplayed_end.as_secs(),
           value_parser = clap::value_parser!(u64).range(1..))]
     end_unplayed_after: u64,
+    /// How the log on stderr is written: plain text, or one JSON object a line.
+    #[arg(long, value_enum, default_value_t = LogFormat::Plain)]
+    log_format: LogFormat,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum LogFormat {
+    Plain,
+    Json,
+}
+
+/// Plain lines as the server always wrote them: `checkers serve: ` and the message, then any
+/// fields as `key=value`.
+struct Plain;
+
+impl<S, N> FormatEvent<S, N> for Plain
+where
+    S: tracing::Subscriber + for<'a> LookupSpan<'a>,
+    N: for<'a> FormatFields<'a> + 'static,
+{
+    fn format_event(
+        &self,
+        ctx: &FmtContext<'_, S, N>,
+        mut writer: Writer<'_>,
+        event: &Event<'_>,
+    ) -> fmt::Result {
+        write!(writer, "checkers serve: ")?;
+        ctx.field_format().format_fields(writer.by_ref(), event)?;
+        writeln!(writer)
+    }
+}
+
+/// Sends the server's log (info and above) to stderr in `format`.
+fn start_logging(format: LogFormat) {
+    let log = tracing_subscriber::fmt().with_max_level(tracing::Level::INFO).with_writer(std::io::stderr);
+    // Only fails if a subscriber is set already: the log then goes there.
+    let _ = match format {
+        LogFormat::Plain => log.event_format(Plain).try_init(),
+        LogFormat::Json => log.json().try_init(),
+    };
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
+    start_logging(args.log_format);
     checkers_server::run_blocking(checkers_server::Config {
         addr: args.addr,
         db: args.db,

@@ -97,6 +97,18 @@ impl Client {
         }
     }
 
+    /// Reads until the server closes the connection; the close frame's code, if it sent one.
+    pub async fn close_code(&mut self) -> Option<u16> {
+        loop {
+            let message = tokio::time::timeout(PATIENCE, self.ws.next()).await.expect("a message in time");
+            match message {
+                Some(Ok(Message::Close(frame))) => return frame.map(|f| f.code.into()),
+                None | Some(Err(_)) => return None,
+                Some(Ok(_)) => continue,
+            }
+        }
+    }
+
     /// Sends a request with a fresh id and returns the reply that names it.
     pub async fn request(&mut self, mut message: Value) -> Value {
         let id = self.next_id;
@@ -189,6 +201,8 @@ pub fn checkers_binary() -> PathBuf {
 pub struct ServerProcess {
     pub child: Child,
     pub addr: SocketAddr,
+    /// What it wrote on stderr so far.
+    pub stderr: Arc<Mutex<String>>,
 }
 
 impl ServerProcess {
@@ -235,7 +249,7 @@ impl ServerProcess {
         let line = arrived.recv_timeout(PATIENCE).ok();
         let addr = line.as_deref().and_then(|l| l.trim().strip_prefix("listening on http://")?.parse().ok());
         if let Some(addr) = addr {
-            return Ok(ServerProcess { child, addr });
+            return Ok(ServerProcess { child, addr, stderr: written });
         }
         let ended = ended_within(&mut child, Duration::from_secs(5));
         let ended = match ended {
@@ -253,6 +267,13 @@ impl ServerProcess {
             None => format!("it printed no line in {} s", PATIENCE.as_secs()),
         };
         Err(format!("checkers serve did not start listening: {first}; it {ended}; its stderr:\n{written}"))
+    }
+
+    /// SIGTERM (the node drains), then how it ended if it does within `patience`.
+    pub fn terminate(&mut self, patience: Duration) -> Option<std::process::ExitStatus> {
+        let status = Command::new("kill").args(["-TERM", &self.child.id().to_string()]).status();
+        assert!(status.expect("kill runs").success(), "kill -TERM");
+        ended_within(&mut self.child, patience)
     }
 
     /// SIGKILL: no shutdown code runs.
