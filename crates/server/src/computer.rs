@@ -11,6 +11,7 @@
 //! only, never for the wait ([`Thought::took`]); and a client may have at most
 //! [`MAX_COMPUTER_GAMES`] games against the computer in play at once.
 
+pub mod jobs;
 mod schedule;
 
 use std::collections::{HashMap, VecDeque};

@@ -40,7 +40,7 @@
 //! | [`lifecycle`] | games' quotas per client address and how long waiting games live: [`GameLimits`] |
 //! | [`store`] | the database: migrations, group commit, loading games back, the list of games from its index, errors that never show the password |
 //! | `database_url` | what follows `--db` made a URL, and shown back without its password |
-//! | [`computer`] | the engine's workers: per-client queues taken in turn, short and long searches, the computer's clock charged for its search only, the cap on games against it |
+//! | [`computer`] | the engine's workers: per-client queues taken in turn, short and long searches, the computer's clock charged for its search only, the cap on games against it; `computer::jobs`, the PostgreSQL queue of computer moves for `checkers worker` processes (leases, `FOR UPDATE SKIP LOCKED`, `NOTIFY`) |
 //! | `presence` | which seated players follow their game: connections counted per seat, for claims against a player who left |
 //! | [`pdn`], [`token`] | PDN export; seat tokens, invitations and game ids |
 //! | `accounts`, [`password`] | accounts and sessions: sign-up, log-in and out, the limits per name and address; names, passwords and their Argon2id hashes, on blocking threads |

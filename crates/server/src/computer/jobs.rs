@@ -1,0 +1,181 @@
+//! The engine job queue on PostgreSQL (table `engine_jobs`, migration 0006): computer moves
+//! that a node puts in the queue and `checkers worker` processes on any machine find.
+//!
+//! A worker takes the oldest open job with `FOR UPDATE SKIP LOCKED`, so two workers never
+//! take the same one, and holds it on a lease it renews while it thinks; a job whose lease
+//! ran out (its worker died) is taken again by another. The lease is counted on the
+//! database's clock, so the machines' clocks need not agree. A finished job's move is
+//! announced with `NOTIFY` on [`CHANNEL`] (payload: `game_id:ply`).
+
+use std::time::Duration;
+
+use sqlx::any::AnyPoolOptions;
+use sqlx::{AnyPool, Row};
+
+use crate::store::{now_ms, StoreError};
+
+/// The `LISTEN`/`NOTIFY` channel on which finished jobs are announced.
+pub const CHANNEL: &str = "engine_jobs";
+
+/// The database's clock in milliseconds (PostgreSQL).
+const DB_NOW_MS: &str = "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)";
+
+/// A computer move to find.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveJob {
+    pub game_id: String,
+    /// The ply the move is for (the number of moves played before it).
+    pub ply: i64,
+    pub variant: String,
+    /// The game's moves so far, space-separated, in the protocol's notation.
+    pub moves: String,
+    pub level: i64,
+    /// How long the search may think, when the game has a clock.
+    pub budget_ms: Option<i64>,
+}
+
+/// A job a worker holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TakenJob {
+    pub job: MoveJob,
+    /// How many times it has been taken, this one included.
+    pub attempts: i64,
+}
+
+/// The queue, on its own small pool of connections.
+#[derive(Clone, Debug)]
+pub struct JobQueue {
+    pool: AnyPool,
+}
+
+impl JobQueue {
+    /// Connects to a PostgreSQL database whose schema is up to date ([`crate::Store::open`]
+    /// brings it so).
+    pub async fn connect(url: &str) -> Result<JobQueue, StoreError> {
+        sqlx::any::install_default_drivers();
+        let pool = AnyPoolOptions::new().max_connections(2).connect(url).await?;
+        Ok(JobQueue { pool })
+    }
+
+    /// Puts a job in the queue; a job already there for the same game and ply stays as it is.
+    pub async fn submit(&self, job: &MoveJob) -> Result<(), StoreError> {
+        sqlx::query(
+            "INSERT INTO engine_jobs (game_id, ply, variant, moves, level, budget_ms, created_ms) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (game_id, ply) DO NOTHING",
+        )
+        .bind(&job.game_id)
+        .bind(job.ply)
+        .bind(&job.variant)
+        .bind(&job.moves)
+        .bind(job.level)
+        .bind(job.budget_ms)
+        .bind(now_ms())
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Takes the oldest job that is waiting, or whose lease ran out, for `worker`, on a
+    /// lease of `lease`. `None` when there is none.
+    pub async fn take(&self, worker: &str, lease: Duration) -> Result<Option<TakenJob>, StoreError> {
+        let row = sqlx::query(&format!(
+            "UPDATE engine_jobs SET status = 'running', worker = $1, lease_until_ms = {DB_NOW_MS} + $2, \
+             attempts = attempts + 1 \
+             WHERE (game_id, ply) = (SELECT game_id, ply FROM engine_jobs \
+                 WHERE status = 'waiting' OR (status = 'running' AND lease_until_ms < {DB_NOW_MS}) \
+                 ORDER BY created_ms LIMIT 1 FOR UPDATE SKIP LOCKED) \
+             RETURNING game_id, ply, variant, moves, level, budget_ms, attempts"
+        ))
+        .bind(worker)
+        .bind(lease_ms(lease))
+        .fetch_optional(&self.pool)
+        .await?;
+        let Some(row) = row else { return Ok(None) };
+        Ok(Some(TakenJob {
+            job: MoveJob {
+                game_id: row.try_get("game_id")?,
+                ply: row.try_get("ply")?,
+                variant: row.try_get("variant")?,
+                moves: row.try_get("moves")?,
+                level: row.try_get("level")?,
+                budget_ms: row.try_get("budget_ms")?,
+            },
+            attempts: row.try_get("attempts")?,
+        }))
+    }
+
+    /// Extends `worker`'s lease on a job by `lease` from now. `false` when the worker no
+    /// longer holds it (its lease ran out and another took it, or it is done).
+    pub async fn renew(&self, job: &MoveJob, worker: &str, lease: Duration) -> Result<bool, StoreError> {
+        let done = sqlx::query(&format!(
+            "UPDATE engine_jobs SET lease_until_ms = {DB_NOW_MS} + $1 \
+             WHERE game_id = $2 AND ply = $3 AND worker = $4 AND status = 'running'"
+        ))
+        .bind(lease_ms(lease))
+        .bind(&job.game_id)
+        .bind(job.ply)
+        .bind(worker)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Writes the move found (`None`: the side to move has none) and announces it. `false`
+    /// when `worker` no longer held the job (another finished or holds it): nothing changes.
+    pub async fn finish(
+        &self,
+        job: &MoveJob,
+        worker: &str,
+        result: Option<&str>,
+    ) -> Result<bool, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let done = sqlx::query(
+            "UPDATE engine_jobs SET status = 'done', result = $1, finished_ms = $2 \
+             WHERE game_id = $3 AND ply = $4 AND worker = $5 AND status = 'running'",
+        )
+        .bind(result)
+        .bind(now_ms())
+        .bind(&job.game_id)
+        .bind(job.ply)
+        .bind(worker)
+        .execute(&mut *tx)
+        .await?;
+        if done.rows_affected() != 1 {
+            return Ok(false);
+        }
+        // Sent at the commit: a listener that hears it finds the result written.
+        sqlx::query("SELECT pg_notify($1, $2)")
+            .bind(CHANNEL)
+            .bind(format!("{}:{}", job.game_id, job.ply))
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    /// The move found for a game's ply: `None` while the job is not done, `Some(None)` when
+    /// the side to move had no move.
+    pub async fn result(&self, game_id: &str, ply: i64) -> Result<Option<Option<String>>, StoreError> {
+        let row =
+            sqlx::query("SELECT result FROM engine_jobs WHERE game_id = $1 AND ply = $2 AND status = 'done'")
+                .bind(game_id)
+                .bind(ply)
+                .fetch_optional(&self.pool)
+                .await?;
+        row.map(|row| row.try_get::<Option<String>, _>("result")).transpose().map_err(StoreError::from)
+    }
+
+    /// Removes a game's jobs (the game ended, or its move was played).
+    pub async fn forget(&self, game_id: &str) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM engine_jobs WHERE game_id = $1").bind(game_id).execute(&self.pool).await?;
+        Ok(())
+    }
+
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+}
+
+fn lease_ms(lease: Duration) -> i64 {
+    i64::try_from(lease.as_millis()).unwrap_or(i64::MAX / 2)
+}
