@@ -44,6 +44,8 @@ enum Command {
     Review(commands::review::Args),
     /// Run the online game server and web page (SQLite file by default, or --db postgres://...).
     Serve(commands::serve::Args),
+    /// Find computer moves from the engine job queue of a PostgreSQL database (engine workers).
+    Worker(commands::worker::Args),
 }
 
 fn main() {
@@ -67,6 +69,7 @@ fn main() {
         Command::Play(args) => commands::play::run(args),
         Command::Review(args) => commands::review::run(args),
         Command::Serve(args) => commands::serve::run(args),
+        Command::Worker(args) => commands::worker::run(args),
     };
     if let Err(err) = result {
         eprintln!("error: {}", escape_controls(&format!("{err:#}")));

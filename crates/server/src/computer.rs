@@ -254,7 +254,18 @@ impl ComputerPool {
         clock: Option<ThinkClock>,
         seed: u64,
     ) -> Thought {
-        let budget = clock.map(ThinkClock::budget);
+        self.think_for(id, game, level, clock.map(ThinkClock::budget), seed).await
+    }
+
+    /// [`ComputerPool::think`] with the search's time budget given (a job of the queue).
+    pub async fn think_for(
+        &self,
+        id: &str,
+        game: Game,
+        level: u8,
+        budget: Option<Duration>,
+        seed: u64,
+    ) -> Thought {
         let lane = if level <= SHORT_LEVEL || budget.is_some_and(|b| b <= SHORT_THINK) {
             Lane::Short
         } else {

@@ -1,15 +1,17 @@
 //! The engine job queue on the real PostgreSQL (skipped without one, as the other
 //! PostgreSQL tests are): two workers never hold the same job, a job whose worker stopped
 //! renewing its lease is taken by another, and only the holder's result is written and
-//! announced with NOTIFY.
+//! announced with NOTIFY; the real `checkers worker` finds moves, and a worker killed with
+//! SIGKILL while holding a job has it finished by another once its lease runs out.
 
 mod common;
 
-use std::time::Duration;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
 
 use checkers_server::computer::jobs::{JobQueue, MoveJob, CHANNEL};
 use checkers_server::Store;
-use common::PgSchema;
+use common::{checkers_binary, PgSchema};
 
 fn job(game_id: &str, ply: i64) -> MoveJob {
     MoveJob {
@@ -51,9 +53,16 @@ async fn a_job_whose_lease_ran_out_is_taken_again_and_only_its_holder_finishes_i
     assert_eq!(queue.result("g1", 0).await.unwrap(), None);
 
     assert!(queue.finish(&again.job, "worker-c", Some("9-13")).await.unwrap());
-    let heard =
-        tokio::time::timeout(Duration::from_secs(10), listener.recv()).await.expect("a NOTIFY").unwrap();
-    assert_eq!(heard.payload(), "g1:0");
+    // The channel is the database's, shared with the other tests' schemas.
+    let heard = tokio::time::timeout(Duration::from_secs(30), async {
+        loop {
+            let heard = listener.recv().await.unwrap();
+            if heard.payload() == "g1:0" {
+                break;
+            }
+        }
+    });
+    heard.await.expect("a NOTIFY of g1:0");
     assert_eq!(queue.result("g1", 0).await.unwrap(), Some(Some("9-13".to_string())));
     assert!(queue.finish(&second.job, "worker-b", None).await.unwrap());
     assert_eq!(queue.result("g2", 4).await.unwrap(), Some(None));
@@ -69,5 +78,78 @@ async fn a_job_whose_lease_ran_out_is_taken_again_and_only_its_holder_finishes_i
 async fn the_queue_table_is_created_on_sqlite_too() {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(&common::sqlite_file(&dir)).await.expect("SQLite migrates with the job table");
+    store.close().await;
+}
+
+/// A `checkers worker` process on `url`, on one thread and a lease of `lease_ms`,
+/// and a pause of `pause_ms` (0: none) before each search.
+fn start_worker(url: &str, lease_ms: u64, pause_ms: u64) -> Child {
+    Command::new(checkers_binary())
+        .args(["worker", "--db", url, "--threads", "1"])
+        .env("CHECKERS_WORKER_LEASE_MS", lease_ms.to_string())
+        .env("CHECKERS_WORKER_PAUSE_MS", pause_ms.to_string())
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("checkers worker starts")
+}
+
+/// Waits (generously, for a loaded machine) until `check` gives something.
+async fn wait_for<T, F: std::future::Future<Output = Option<T>>>(
+    what: &str,
+    mut check: impl FnMut() -> F,
+) -> T {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        if let Some(found) = check().await {
+            return found;
+        }
+        assert!(Instant::now() < deadline, "gave up waiting for {what}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test]
+async fn a_worker_killed_mid_job_has_it_finished_by_another() {
+    let Some(schema) = PgSchema::new().await else { return };
+    let store = Store::open(&schema.url).await.expect("the store opens and migrates");
+    let queue = JobQueue::connect(&schema.url).await.expect("the queue connects");
+
+    // A quick job first: the worker finds a legal move for it.
+    // It holds each job 2 s before searching (renewing its lease), so it is killed mid-job.
+    let mut first = start_worker(&schema.url, 1_000, 2_000);
+    let mut quick = job("quick", 1);
+    quick.moves = "11-15".to_string();
+    queue.submit(&quick).await.unwrap();
+    let found = wait_for("the quick move", || async { queue.result("quick", 1).await.unwrap() }).await;
+    let mut game = checkers_server::computer::jobs::job_game(&quick).unwrap();
+    game.play_text(found.as_deref().expect("white has moves")).expect("the worker's move is legal");
+
+    // Another job: the worker is killed while it holds it.
+    let long = job("long", 0);
+    queue.submit(&long).await.unwrap();
+    let lookup = sqlx::PgPool::connect(&schema.url).await.unwrap();
+    wait_for("the worker to take the long job", || async {
+        let status: String = sqlx::query_scalar("SELECT status FROM engine_jobs WHERE game_id = 'long'")
+            .fetch_one(&lookup)
+            .await
+            .unwrap();
+        (status == "running").then_some(())
+    })
+    .await;
+    first.kill().unwrap(); // SIGKILL
+    first.wait().unwrap();
+
+    let mut second = start_worker(&schema.url, 1_000, 0);
+    let found = wait_for("the long move", || async { queue.result("long", 0).await.unwrap() }).await;
+    assert!(found.is_some(), "the second worker found a move");
+    let attempts: i64 = sqlx::query_scalar("SELECT attempts FROM engine_jobs WHERE game_id = 'long'")
+        .fetch_one(&lookup)
+        .await
+        .unwrap();
+    assert_eq!(attempts, 2, "taken once by the killed worker and once by the second");
+    second.kill().unwrap();
+    second.wait().unwrap();
+    lookup.close().await;
+    queue.close().await;
     store.close().await;
 }

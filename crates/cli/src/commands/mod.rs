@@ -7,3 +7,4 @@ pub mod perft;
 pub mod play;
 pub mod review;
 pub mod serve;
+pub mod worker;

@@ -9,9 +9,11 @@
 
 use std::time::Duration;
 
+use checkers_rules::{Game, Variant};
 use sqlx::any::AnyPoolOptions;
 use sqlx::{AnyPool, Row};
 
+use super::ComputerPool;
 use crate::store::{now_ms, StoreError};
 
 /// The `LISTEN`/`NOTIFY` channel on which finished jobs are announced.
@@ -178,4 +180,115 @@ impl JobQueue {
 
 fn lease_ms(lease: Duration) -> i64 {
     i64::try_from(lease.as_millis()).unwrap_or(i64::MAX / 2)
+}
+
+/// The game a job's moves make, or why they make none.
+pub fn job_game(job: &MoveJob) -> Result<Game, String> {
+    let variant: Variant = job.variant.parse().map_err(|_| format!("unknown variant {:?}", job.variant))?;
+    let mut game = Game::new(variant);
+    for text in job.moves.split_whitespace() {
+        game.play_text(text).map_err(|e| format!("move {text}: {e}"))?;
+    }
+    Ok(game)
+}
+
+/// Takes one job for `worker`, finds its move on `pool` (as the server's own computer does),
+/// renewing the lease while it thinks, and writes the result. `false` when no job waited.
+pub async fn work_one(
+    queue: &JobQueue,
+    pool: &ComputerPool,
+    worker: &str,
+    lease: Duration,
+) -> Result<bool, StoreError> {
+    let Some(taken) = queue.take(worker, lease).await? else { return Ok(false) };
+    let job = taken.job;
+    let result = match job_game(&job) {
+        // A job no worker could do is finished without a move: the node plays any legal one.
+        Err(_) => None,
+        Ok(game) => {
+            let position = game.position();
+            let level = u8::try_from(job.level.clamp(1, 9)).unwrap_or(1);
+            let budget = job.budget_ms.map(|ms| Duration::from_millis(ms.max(1) as u64));
+            let seed = job.game_id.bytes().fold(job.ply as u64, |h, b| h.rotate_left(5) ^ u64::from(b));
+            let pause = env_ms("CHECKERS_WORKER_PAUSE_MS").unwrap_or_default();
+            let id = job.game_id.clone();
+            let think = async move {
+                tokio::time::sleep(pause).await;
+                pool.think_for(&id, game, level, budget, seed).await
+            };
+            tokio::pin!(think);
+            let mut renewals = tokio::time::interval(lease / 3);
+            renewals.tick().await;
+            loop {
+                tokio::select! {
+                    thought = &mut think => break thought.choice.map(|c| crate::pdn::move_text(&position, &c.mv)),
+                    _ = renewals.tick() => {
+                        if !queue.renew(&job, worker, lease).await? {
+                            return Ok(true); // another worker holds it now
+                        }
+                    }
+                }
+            }
+        }
+    };
+    queue.finish(&job, worker, result.as_deref()).await?;
+    Ok(true)
+}
+
+/// The lease a worker takes jobs on: `CHECKERS_WORKER_LEASE_MS` milliseconds if set (tests
+/// shorten it), else [`DEFAULT_LEASE`].
+pub fn worker_lease() -> Duration {
+    env_ms("CHECKERS_WORKER_LEASE_MS").unwrap_or(DEFAULT_LEASE)
+}
+
+/// A positive number of milliseconds from the environment. `CHECKERS_WORKER_PAUSE_MS` (for
+/// tests only) makes a worker hold each job that long before it searches.
+fn env_ms(name: &str) -> Option<Duration> {
+    let ms = std::env::var(name).ok()?.trim().parse::<u64>().ok()?;
+    (ms > 0).then(|| Duration::from_millis(ms))
+}
+
+/// How long a job stays with a worker that stopped renewing it before another takes it.
+pub const DEFAULT_LEASE: Duration = Duration::from_secs(10);
+/// How often an idle worker looks for jobs when no `NOTIFY` woke it.
+const IDLE_POLL: Duration = Duration::from_millis(500);
+
+/// `checkers worker`: takes jobs from the queue of the PostgreSQL database at `url` and finds
+/// their moves on `threads` engine threads, until the process is stopped.
+pub fn run_worker(url: &str, threads: usize) -> Result<(), StoreError> {
+    let runtime = tokio::runtime::Runtime::new()
+        .map_err(|e| StoreError::Open { url: String::new(), cause: e.to_string() })?;
+    if !crate::database_url::is_postgres(url) {
+        return Err(StoreError::Open {
+            url: String::from("(not PostgreSQL)"),
+            cause: String::from("engine workers need a postgres:// database"),
+        });
+    }
+    runtime.block_on(async {
+        // Brings the schema up to date, as a node would.
+        crate::Store::open(url).await?.close().await;
+        let url = crate::database_url::normalise_url(url)?;
+        let queue = JobQueue::connect(&url).await?;
+        let pool = ComputerPool::new(threads);
+        let worker = format!("{}-{}", std::process::id(), crate::token::new_game_id());
+        let lease = worker_lease();
+        let mut tasks = tokio::task::JoinSet::new();
+        for _ in 0..threads.max(1) {
+            let (queue, pool, worker) = (queue.clone(), pool.clone(), worker.clone());
+            tasks.spawn(async move {
+                loop {
+                    match work_one(&queue, &pool, &worker, lease).await {
+                        Ok(true) => {}
+                        Ok(false) => tokio::time::sleep(IDLE_POLL).await,
+                        Err(e) => {
+                            tracing::warn!("engine job queue: {e}");
+                            tokio::time::sleep(IDLE_POLL).await;
+                        }
+                    }
+                }
+            });
+        }
+        while tasks.join_next().await.is_some() {}
+        Ok(())
+    })
 }
