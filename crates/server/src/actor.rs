@@ -10,6 +10,7 @@
 //! (nobody watches, no clock runs, the computer is not to move), and deletes it if nobody
 //! joined it in time.
 
+use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -57,6 +58,9 @@ pub enum Command {
     // Ends the game if it has gone unplayed for too long (see `LiveGame::end_if_unplayed`);
     // answers whether it did.
     EndUnplayed { reply: Reply<bool> },
+    // Another node follows the game, its players' connections there being `connected`
+    // (White's, Black's); `None`: it follows no more.
+    Follow { node: String, connected: Option<[bool; 2]> },
 }
 
 /// A request for a free seat: the seat wanted, the new seat token's hash, the player's name,
@@ -88,6 +92,8 @@ pub struct GameHandle {
     pub updates: broadcast::Sender<Arc<str>>,
     /// The seated players' connections following the game.
     pub presence: Arc<Presence>,
+    /// A stand-in for a game another node runs (see `cluster`), not an actor.
+    pub remote: bool,
 }
 
 /// Sleeps until a wall-clock time (ms since the epoch); never wakes for `None`.
@@ -119,16 +125,22 @@ pub struct Actor {
     deleted: bool,
     presence: Arc<Presence>,
     absences: Absences,
+    /// The other nodes following the game, with their players' connections (see `cluster`).
+    followers: HashMap<String, [bool; 2]>,
 }
 
 impl Actor {
     /// An actor for `game`, not yet running, with the handle that reaches it and the queue
     /// its commands arrive on.
-    pub fn new(registry: Arc<Registry>, game: LiveGame) -> (Actor, GameHandle, mpsc::Receiver<Command>) {
+    pub fn new(
+        registry: Arc<Registry>,
+        game: LiveGame,
+        updates: broadcast::Sender<Arc<str>>,
+        presence: Arc<Presence>,
+    ) -> (Actor, GameHandle, mpsc::Receiver<Command>) {
         let (commands, receiver) = mpsc::channel(64);
-        let (updates, _) = broadcast::channel(16);
-        let presence = Arc::new(Presence::default());
-        let handle = GameHandle { commands, updates: updates.clone(), presence: presence.clone() };
+        let handle =
+            GameHandle { commands, updates: updates.clone(), presence: presence.clone(), remote: false };
         // Nobody follows the game yet: both players are away from the start.
         let now = now_ms();
         let actor = Actor {
@@ -140,6 +152,7 @@ impl Actor {
             deleted: false,
             presence,
             absences: Absences::since(now),
+            followers: HashMap::new(),
         };
         (actor, handle, receiver)
     }
@@ -152,6 +165,9 @@ impl Actor {
         self.start_thinking();
         let mut idle_since = tokio::time::Instant::now();
         let idle_unload = self.registry.limits.idle_unload;
+        let mut fence = self.registry.fence.subscribe();
+        // Players connected here since before it was taken over are counted at once.
+        self.presence_changed();
         loop {
             let deadline = self.game.flag_deadline_ms();
             tokio::select! {
@@ -173,10 +189,15 @@ impl Actor {
                 _ = tokio::time::sleep_until(idle_since + idle_unload) => {
                     if self.may_unload() {
                         self.registry.unload(&self.game.id);
+                        if let Some(cluster) = self.registry.cluster() {
+                            cluster.release(&self.game.id).await;
+                        }
                         break;
                     }
                     idle_since = tokio::time::Instant::now();
                 }
+                // This node may run the game no more: another does, or will.
+                _ = fence.changed() => break,
             }
         }
         self.registry.computer.release_game(&self.game.id);
@@ -186,6 +207,7 @@ impl Actor {
     /// clock, no computer to move). It is loaded again when asked for.
     fn may_unload(&self) -> bool {
         self.updates.receiver_count() == 0
+            && self.followers.is_empty()
             && self.think.is_none()
             && self.game.flag_deadline_ms().is_none()
             && self.game.computer_to_move().is_none()
@@ -193,7 +215,11 @@ impl Actor {
 
     /// Takes note of the players' connections coming and going.
     fn presence_changed(&mut self) {
-        self.absences.update(self.presence.connected(), now_ms());
+        let mut connected = self.presence.connected();
+        for there in self.followers.values() {
+            connected = [connected[0] || there[0], connected[1] || there[1]];
+        }
+        self.absences.update(connected, now_ms());
         self.update_gone();
     }
 
@@ -228,6 +254,11 @@ impl Actor {
             self.registry.computer.release_game(&self.game.id);
         }
         let text: Arc<str> = Arc::from(state_text(&self.game, now_ms()));
+        if let Some(cluster) = self.registry.cluster() {
+            for node in self.followers.keys() {
+                cluster.send_state(node, &self.game.id, &text);
+            }
+        }
         let _ = self.updates.send(text);
         self.registry.game_changed(&self.game);
         self.start_thinking();
@@ -411,6 +442,13 @@ impl Actor {
                 let result = self.rematch(&token_hash, client).await;
                 let _ = reply.send(result);
             }
+            Command::Follow { node, connected } => {
+                match connected {
+                    Some(connected) => self.followers.insert(node, connected),
+                    None => self.followers.remove(&node),
+                };
+                self.presence_changed();
+            }
         }
     }
 
@@ -563,6 +601,10 @@ impl Actor {
                 let computer = new_game.seats.iter().any(|s| matches!(s.kind, PlayerKind::Computer { .. }));
                 if computer {
                     self.registry.computer.admit_game(client, &new_game.id)?;
+                }
+                if let Err(e) = self.registry.own_new(&new_game.id).await {
+                    self.registry.computer.release_game(&new_game.id);
+                    return Err(e);
                 }
                 if let Err(e) = self.registry.store.create_rematch(&next, &new_game).await {
                     self.registry.computer.release_game(&new_game.id);

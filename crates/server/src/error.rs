@@ -2,14 +2,14 @@
 //! answers a WebSocket message (`{"t":"error",...}`) and an HTTP request (`{"code",
 //! "message"}` with a status that follows from the code).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::live::Refusal;
 use crate::store::StoreError;
 
 /// What went wrong, as a client's code can tell: the `code` of an error reply.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorCode {
     /// The message is not one the protocol knows, or names a choice that is not one.

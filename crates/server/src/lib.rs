@@ -92,6 +92,7 @@ mod accounts;
 mod actor;
 mod analysis;
 mod api;
+pub mod cluster;
 pub mod computer;
 mod database_url;
 pub mod drain;
@@ -184,6 +185,8 @@ impl Running {
     pub async fn stop(self) -> anyhow::Result<()> {
         let _ = self.shutdown.send(());
         self.task.await.context("server task")?.context("server")?;
+        // The other nodes take its games at once rather than after its lease.
+        self.registry.leave_cluster().await.context("handing the games over to the other nodes")?;
         self.registry.store().close().await;
         Ok(())
     }
@@ -216,6 +219,10 @@ pub async fn start(config: &Config) -> anyhow::Result<Running> {
         .engine_threads
         .unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
     let registry = Registry::new(store, computer::ComputerPool::new(threads), config.game_limits.clone());
+    if database_url::is_postgres(&config.db) {
+        let url = database_url::normalise_url(&config.db)?;
+        registry.join_cluster(&url).await.context("cannot join the other nodes")?;
+    }
     registry.recall_waiting().await.context("cannot read the games waiting for an opponent")?;
     let listener =
         TcpListener::bind(&config.addr).await.with_context(|| format!("cannot listen on {}", config.addr))?;

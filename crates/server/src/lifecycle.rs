@@ -209,8 +209,8 @@ impl Ledger {
     }
 
     /// Forgets a game that no longer waits (joined, withdrawn or deleted).
-    pub fn remove_waiting(&mut self, id: &str) {
-        let Some(game) = self.waiting.remove(id) else { return };
+    pub fn remove_waiting(&mut self, id: &str) -> bool {
+        let Some(game) = self.waiting.remove(id) else { return false };
         self.expiries.remove(&(game.expires_ms, id.to_string()));
         if let Some(client) = game.client {
             if let Some(games) = self.clients.get_mut(&client) {
@@ -218,6 +218,7 @@ impl Ledger {
             }
             self.forget_idle_client(client);
         }
+        true
     }
 
     /// Up to `most` waiting games whose time is up at `now_ms`, the oldest first.

@@ -9,7 +9,7 @@ use checkers_engine::Level;
 use checkers_rules::{
     Color, DrawReason, Game, GameError, Move, Outcome, PdnResult, Position, Variant, WinReason,
 };
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 /// Where a game is in its life.
@@ -126,7 +126,7 @@ pub enum ReplayError {
 }
 
 /// A move as a client names it: text, or squares.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct MoveRequest {
     pub text: Option<String>,
     pub from: Option<u32>,

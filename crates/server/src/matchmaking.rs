@@ -353,6 +353,7 @@ impl Registry {
             let shown = self.shown_rating(player.conn.account.as_ref(), variant, clock).await;
             seat_account(&mut game, player.color, player.conn.account.as_ref(), shown);
         }
+        self.own_new(&id).await?;
         self.store.create_game(&game, Some(players[0].conn.client)).await?;
         self.spawn(game.clone());
         self.game_changed(&game);

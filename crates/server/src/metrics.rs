@@ -32,6 +32,8 @@ pub struct Metrics {
     pub commit_latency: Histogram,
     /// Engine jobs waiting, by queue (set when scraped).
     engine_waiting: IntGaugeVec,
+    /// Nodes found dead by this node, whose games were then taken over.
+    pub failovers: IntCounter,
 }
 
 /// The process's metrics.
@@ -58,6 +60,11 @@ impl Metrics {
                 "checkers_db_commit_seconds",
                 "One database transaction of the writer, from begin to commit",
             ),
+            failovers: IntCounter::new(
+                "checkers_failovers_total",
+                "Nodes this node found dead, whose games were then taken over",
+            )
+            .expect("a valid counter"),
             engine_waiting: IntGaugeVec::new(
                 Opts::new("checkers_engine_jobs_waiting", "Engine jobs waiting, by queue (moves, reviews)"),
                 &["queue"],
@@ -65,13 +72,14 @@ impl Metrics {
             .expect("a valid gauge"),
             registry,
         };
-        let all: [Box<dyn prometheus::core::Collector>; 6] = [
+        let all: [Box<dyn prometheus::core::Collector>; 7] = [
             Box::new(metrics.connections.clone()),
             Box::new(metrics.live_games.clone()),
             Box::new(metrics.moves.clone()),
             Box::new(metrics.move_round_trip.clone()),
             Box::new(metrics.commit_latency.clone()),
             Box::new(metrics.engine_waiting.clone()),
+            Box::new(metrics.failovers.clone()),
         ];
         for collector in all {
             metrics.registry.register(collector).expect("metric names are unique");

@@ -237,7 +237,7 @@ impl Choices for ColorChoice {
 }
 
 /// An answer in the matter of a draw.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DrawAction {
     Offer,
@@ -252,7 +252,7 @@ impl Choices for DrawAction {
 }
 
 /// An answer in the matter of a takeback.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TakebackAction {
     Offer,

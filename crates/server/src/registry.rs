@@ -9,19 +9,22 @@
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, Weak};
+use std::sync::{Arc, Mutex, OnceLock, Weak};
 use std::time::Duration;
 
 use checkers_rules::{Color, Game, Position, Variant};
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
 
 use crate::actor::{Actor, Command, GameHandle, JoinRequest, SiteRule};
+use crate::cluster::{Cluster, LobbyWire, Notice, Owner, RemoteGame};
+
+mod nodes;
 use crate::computer::ComputerPool;
 use crate::error::{ApiError, ErrorCode};
 use crate::lifecycle::{release_freed_memory, shrink, ClientKey, GameLimits, Ledger};
 use crate::live::{side, ClockSpec, LiveGame, MoveRequest, Seat, Status};
 use crate::pairing::AccountId;
-use crate::presence::SeatPresence;
+use crate::presence::{Presence, SeatPresence};
 use crate::protocol::{DrawAction, Listing, LobbyEntry};
 use crate::rated::{seat_account, speed_of, Account};
 use crate::review::{Reviewed, Reviews};
@@ -107,6 +110,13 @@ pub struct Registry {
     reviews: Reviews,
     /// The quick-pairing pools, who is online, the challenges.
     pub(crate) matchmaking: crate::matchmaking::Matchmaking,
+    /// The other nodes, on PostgreSQL (see `cluster`).
+    cluster: OnceLock<Arc<Cluster>>,
+    /// Bumped when this node must drop every game it runs (its lease was lost): each actor
+    /// stops.
+    pub(crate) fence: watch::Sender<u64>,
+    /// Games changed here since the other nodes were last told.
+    announce_list: AtomicBool,
 }
 
 pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -134,6 +144,9 @@ impl Registry {
             games_list_stale: AtomicBool::new(true),
             games_list,
             matchmaking: crate::matchmaking::Matchmaking::default(),
+            cluster: OnceLock::new(),
+            fence: watch::Sender::new(0),
+            announce_list: AtomicBool::new(false),
         });
         if let Ok(runtime) = tokio::runtime::Handle::try_current() {
             runtime.spawn(refresh_games_list(Arc::downgrade(&registry)));
@@ -180,6 +193,10 @@ impl Registry {
     /// running clock goes on from its last stored reading when its game is loaded, so nobody
     /// is charged for the downtime.) Run once the server listens; returns the number loaded.
     pub async fn resume_playing(self: &Arc<Self>) -> Result<usize, StoreError> {
+        if self.cluster().is_some() {
+            // Only the games no live node runs.
+            return Ok(self.take_orphans().await);
+        }
         let ids = self.store.games_to_resume().await?;
         let mut resumed = 0;
         for id in ids {
@@ -243,9 +260,25 @@ impl Registry {
                 return Ok(h.clone());
             }
         }
-        let mut game = self.store.load_game(id).await?.ok_or_else(|| ApiError::not_found(id))?;
-        // A game is loaded only when no actor holds it: after a restart, or once it was
-        // unloaded, idle, so a running clock was not running here in the meantime.
+        if let Some(cluster) = self.cluster() {
+            match cluster.claim(id).await.map_err(StoreError::from)? {
+                Owner::ThisNode => {}
+                Owner::Node(owner) => {
+                    let handle = RemoteGame::start(self.clone(), cluster.clone(), id, owner);
+                    lock(&self.games).insert(id.to_string(), handle.clone());
+                    return Ok(handle);
+                }
+            }
+        }
+        let Some(mut game) = self.store.load_game(id).await? else {
+            if let Some(cluster) = self.cluster() {
+                cluster.release(id).await;
+            }
+            return Err(ApiError::not_found(id));
+        };
+        // A game is loaded only when no actor holds it: after a restart, once it was
+        // unloaded, idle, or taken over from a node that died, so a running clock was not
+        // running here in the meantime (and nobody is charged for the gap).
         game.resume_clock(now_ms());
         Ok(self.spawn(game))
     }
@@ -253,7 +286,18 @@ impl Registry {
     /// Starts an actor for a game and registers it (before the game shows in any list, so
     /// that whoever sees it there finds it here).
     pub(crate) fn spawn(self: &Arc<Self>, game: LiveGame) -> GameHandle {
-        let (actor, handle, commands) = Actor::new(self.clone(), game);
+        self.spawn_attached(game, broadcast::channel(16).0, Arc::default())
+    }
+
+    /// Starts an actor for a game whose subscribers and players' connections are already
+    /// counted (a game a stand-in followed, now taken over here).
+    pub(crate) fn spawn_attached(
+        self: &Arc<Self>,
+        game: LiveGame,
+        updates: broadcast::Sender<Arc<str>>,
+        presence: Arc<Presence>,
+    ) -> GameHandle {
+        let (actor, handle, commands) = Actor::new(self.clone(), game, updates, presence);
         let game = actor.game();
         lock(&self.games).insert(game.id.clone(), handle.clone());
         self.update_lobby(game);
@@ -313,6 +357,10 @@ impl Registry {
         seat_account(&mut game, color, request.account.as_ref(), shown);
         if let Opponent::Computer { .. } = request.opponent {
             self.computer.admit_game(request.client, &id)?;
+        }
+        if let Err(e) = self.own_new(&id).await {
+            self.computer.release_game(&id);
+            return Err(e);
         }
         if let Err(e) = self.store.create_game(&game, Some(request.client)).await {
             self.computer.release_game(&id);
@@ -535,16 +583,22 @@ impl Registry {
 
     /// Takes note of a change to a game: the lobby, the games waiting, the list of games.
     pub(crate) fn game_changed(&self, game: &LiveGame) {
-        self.update_lobby(game);
+        let mut lobby_changed = self.update_lobby(game);
         if game.status != Status::Waiting {
-            lock(&self.ledger).remove_waiting(&game.id);
+            lobby_changed |= lock(&self.ledger).remove_waiting(&game.id);
+        }
+        if let (Some(cluster), true) = (self.cluster(), lobby_changed) {
+            let entry = lock(&self.open_games).get(&game.id).map(LobbyWire::of);
+            let waiting = game.status == Status::Waiting;
+            cluster.broadcast(&Notice::Lobby { game: game.id.clone(), entry, waiting });
         }
         self.games_list_stale.store(true, Ordering::Release);
+        self.announce_list.store(true, Ordering::Release);
     }
 
     /// Lists the game in the lobby while it waits for an opponent (if it is open), and pushes
-    /// the lobby again if that changed it.
-    fn update_lobby(&self, game: &LiveGame) {
+    /// the lobby again if that changed it (and says so).
+    fn update_lobby(&self, game: &LiveGame) -> bool {
         let mut open = lock(&self.open_games);
         let changed = if game.listed && game.status == Status::Waiting {
             let creator = [Color::White, Color::Black]
@@ -559,11 +613,15 @@ impl Registry {
         if changed {
             self.lobby.send_replace(Arc::new(lobby_listing(&open)));
         }
+        changed
     }
 
     /// Forgets a game its actor has let go of (it stays in the lobby and the list of games).
     pub(crate) fn unload(&self, id: &str) {
-        lock(&self.games).remove(id);
+        let mut games = lock(&self.games);
+        if games.get(id).is_some_and(|h| !h.remote) {
+            games.remove(id);
+        }
     }
 
     /// Deletes the waiting games whose time is up, a batch at a time. Stops at the first
@@ -670,6 +728,9 @@ impl Registry {
         for id in ids {
             ledger.remove_waiting(id);
             lobby_changed |= open.remove(id).is_some();
+            if let Some(cluster) = self.cluster() {
+                cluster.broadcast(&Notice::Lobby { game: id.clone(), entry: None, waiting: false });
+            }
         }
         if lobby_changed {
             self.lobby.send_replace(Arc::new(lobby_listing(&open)));
@@ -699,6 +760,11 @@ async fn refresh_games_list(registry: Weak<Registry>) {
     loop {
         tick.tick().await;
         let Some(registry) = registry.upgrade() else { break };
+        if registry.announce_list.swap(false, Ordering::AcqRel) {
+            if let Some(cluster) = registry.cluster() {
+                cluster.broadcast(&Notice::GamesChanged { node: cluster.node().to_string() });
+            }
+        }
         if registry.games_list_stale.swap(false, Ordering::AcqRel) {
             match registry.list_games(None, GAMES_PAGE).await {
                 Ok(games) => {
