@@ -5,16 +5,16 @@
 //! - **Nodes** name themselves at start (a random id) and keep a lease in the table `nodes`,
 //!   renewed every [`RENEW`] for [`LEASE`] on the database's clock. A node whose lease ran out
 //!   is dead: the first node to see it deletes it, forgets which games it owned and tells
-//!   every node ([`Notice::NodeGone`]); the games that must run (a clock, the computer to
+//!   every node (`Notice::NodeGone`); the games that must run (a clock, the computer to
 //!   move) are then taken by whichever node claims them first, within [`LEASE`] + [`RENEW`] of
 //!   the death plus a load. A node that finds its own lease gone (it was paused, cut off)
 //!   drops every game it held: another may run them now.
 //! - **Owners** are rows of `game_owners`. A node that needs a game no live node owns claims it
 //!   ([`Cluster::claim`]) and runs it as before (`actor`); a game another node owns is
-//!   followed through a [`remote`] stand-in, which passes commands on as calls and feeds the
+//!   followed through a `remote` stand-in, which passes commands on as calls and feeds the
 //!   owner's states to this node's subscribers.
-//! - **Messages** go by `LISTEN`/`NOTIFY` ([`bus`]): one channel a node, one for all. Every
-//!   message is parsed into a typed [`bus::Envelope`]; anything else is dropped, and a call
+//! - **Messages** go by `LISTEN`/`NOTIFY` (`bus`): one channel a node, one for all. Every
+//!   message is parsed into a typed `bus::Envelope`; anything else is dropped, and a call
 //!   naming a game this node does not own is refused without touching it.
 //!
 //! Must not depend on the web layer (`web`, `ws`): it moves commands and states, not sockets.
@@ -238,10 +238,12 @@ impl Cluster {
         if node == self.node {
             return;
         }
-        lock(&self.gone_nodes).insert(node);
+        if !lock(&self.gone_nodes).insert(node.clone()) {
+            return;
+        }
         self.gone.send_modify(|n| *n += 1);
         if let Some(registry) = self.registry() {
-            tokio::spawn(async move { registry.take_orphans().await });
+            tokio::spawn(async move { registry.forget_node(&node).await });
         }
     }
 

@@ -15,6 +15,9 @@
 //! may create so many games an hour and have so many waiting.
 //! Players may play anonymously or sign up for an account; rated games between accounts, on a
 //! clock, change both players' Glicko-2 ratings in the transaction of their result.
+//! On PostgreSQL any number of nodes share the games: each live game is run by one node, the
+//! others pass it their clients' messages, and a dead node's games are taken over within
+//! seconds (`cluster`).
 //!
 //! It depends on the rules library and the engine; neither may depend on it. The command line
 //! starts it (`checkers serve`), and nothing here reads the command line itself.
@@ -23,7 +26,8 @@
 //!
 //! | module | what it holds |
 //! | --- | --- |
-//! | [`registry`] | the registry of live games: finds or loads a game's actor, the lobby of open games, the list of games, quotas and expiry |
+//! | [`registry`] | the registry of live games: finds or loads a game's actor, the lobby of open games, the list of games, quotas and expiry; `registry/nodes.rs` its part in a cluster (stand-ins, games taken over) |
+//! | [`cluster`] | several nodes on one PostgreSQL database: leases, game owners, failover; `cluster/bus.rs` the messages between nodes over `LISTEN`/`NOTIFY`, `cluster/calls.rs` a game's commands as calls to its owner, `cluster/remote.rs` the stand-in of a game another node runs |
 //! | [`lifecycle`] | the quotas per client address and the lifetimes of games ([`GameLimits`]: expiry, idle unloading, claims, games unplayed for long), and their bookkeeping |
 //! | `actor` | a game's actor: one task per game in memory, which orders its moves, commits each before anyone hears of it, runs its clock and asks the computer to move |
 //! | [`live`] | a game on the server as pure logic (seats, clocks, offers, refusals; the site's rules in `live/site.rs`: abort, claims, games unplayed for long, takebacks), testable without sockets |
@@ -35,7 +39,7 @@
 //! | `web` | the HTTP routes and the embedded page (gzip, entity tags), rate limits, the `Origin` check |
 //! | `serve` | the accept loop: the header-read timeout, the cap on connections per client |
 //! | [`drain`] | the node's phase (starting, ready, draining) behind `/readyz`, and the drain that closes WebSockets with 1001 |
-//! | [`metrics`] | the Prometheus metrics at `/metrics`: connections, live games, moves, move round trip, commits, engine queues |
+//! | [`metrics`] | the Prometheus metrics at `/metrics`: connections, live games, moves, move round trip, commits, engine queues, failovers |
 //! | [`limits`] | what one client may ask: [`ClientLimits`], token buckets, the client's address |
 //! | [`lifecycle`] | games' quotas per client address and how long waiting games live: [`GameLimits`] |
 //! | [`store`] | the database: migrations, group commit, loading games back, the list of games from its index, errors that never show the password |

@@ -169,13 +169,21 @@ impl Registry {
     /// the games waiting for an opponent (the lobby, when each expires, whose each is) and the
     /// games each address created in the last hour. Returns the number of waiting games.
     pub async fn recall_waiting(&self) -> Result<usize, StoreError> {
-        let waiting = self.store.waiting_games().await?;
-        let now = now_ms();
-        let created = self.store.creations_since(now - 3600 * 1000).await?;
-        let mut ledger = lock(&self.ledger);
-        for (creator, at) in created {
-            ledger.count_creation(ClientKey::of(creator), at);
+        let created = self.store.creations_since(now_ms() - 3600 * 1000).await?;
+        {
+            let mut ledger = lock(&self.ledger);
+            for (creator, at) in created {
+                ledger.count_creation(ClientKey::of(creator), at);
+            }
         }
+        self.recall_waiting_games().await
+    }
+
+    /// Reads the games waiting for an opponent into the lobby and the games to expire (those
+    /// known already stay as they are); returns their number.
+    pub(crate) async fn recall_waiting_games(&self) -> Result<usize, StoreError> {
+        let waiting = self.store.waiting_games().await?;
+        let mut ledger = lock(&self.ledger);
         let mut open = lock(&self.open_games);
         for game in &waiting {
             let expires = self.limits.expiry_ms(game.created_ms, game.private);
@@ -484,7 +492,7 @@ impl Registry {
         self.send(id, Command::Resign { token_hash, reply }, rx).await?
     }
 
-    /// Invokes a rule of the site's for the seat `key` holds (see [`SiteRule`]).
+    /// Invokes a rule of the site's for the seat `key` holds (see `SiteRule`).
     pub async fn site_rule(
         self: &Arc<Self>,
         id: &str,

@@ -6,7 +6,7 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use super::{lobby_listing, lock, Registry};
-use crate::actor::GameHandle;
+use crate::actor::{Command, GameHandle};
 use crate::cluster::{Cluster, Owner};
 use crate::error::ApiError;
 use crate::protocol::LobbyEntry;
@@ -123,6 +123,20 @@ impl Registry {
             tracing::info!("took over {taken} games no node ran");
         }
         taken
+    }
+
+    /// Forgets a node that died or drained: the games run here stop sending it their states,
+    /// and the games waiting for an opponent that it would have deleted in time are read,
+    /// so that this node deletes them; then the games it ran that must run are taken over.
+    pub(crate) async fn forget_node(self: &Arc<Self>, node: &str) {
+        let handles: Vec<GameHandle> = lock(&self.games).values().filter(|h| !h.remote).cloned().collect();
+        for handle in handles {
+            let _ = handle.commands.try_send(Command::Follow { node: node.to_string(), connected: None });
+        }
+        if let Err(e) = self.recall_waiting_games().await {
+            tracing::warn!("reading the games waiting for an opponent: {e}");
+        }
+        self.take_orphans().await;
     }
 
     /// Stops every game this node runs (its lease was lost, or it drains): another node may
