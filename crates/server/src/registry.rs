@@ -15,7 +15,7 @@ use std::time::Duration;
 use checkers_rules::{Color, Game, Position, Variant};
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
 
-use crate::actor::{Actor, Command, GameHandle, JoinRequest, SiteRule};
+use crate::actor::{Actor, Command, GameHandle, JoinRequest, Reply, SiteRule};
 use crate::cluster::{Cluster, LobbyWire, Notice, Owner, RemoteGame};
 
 mod nodes;
@@ -462,7 +462,20 @@ impl Registry {
         }
     }
 
-    /// Plays a move for the seat `token` holds. Returns the new ply count once committed.
+    /// Sends the command `make` builds from the seat token hash that `key` stands for, and
+    /// waits for the actor's answer.
+    async fn seat_command<T>(
+        self: &Arc<Self>,
+        id: &str,
+        key: SeatKey<'_>,
+        make: impl FnOnce(String, Reply<T>) -> Command,
+    ) -> Result<T, ApiError> {
+        let token_hash = self.seat_hash(id, key).await?;
+        let (reply, rx) = oneshot::channel();
+        self.send(id, make(token_hash, reply), rx).await?
+    }
+
+    /// Plays a move for the seat `key` holds. Returns the new ply count once committed.
     pub async fn play(
         self: &Arc<Self>,
         id: &str,
@@ -470,9 +483,8 @@ impl Registry {
         request: MoveRequest,
         ply: Option<u32>,
     ) -> Result<u32, ApiError> {
-        let token_hash = self.seat_hash(id, key).await?;
-        let (reply, rx) = oneshot::channel();
-        self.send(id, Command::Move { token_hash, request, ply, reply }, rx).await?
+        self.seat_command(id, key, |token_hash, reply| Command::Move { token_hash, request, ply, reply })
+            .await
     }
 
     pub async fn draw(
@@ -481,15 +493,11 @@ impl Registry {
         key: SeatKey<'_>,
         action: DrawAction,
     ) -> Result<(), ApiError> {
-        let token_hash = self.seat_hash(id, key).await?;
-        let (reply, rx) = oneshot::channel();
-        self.send(id, Command::Draw { token_hash, action, reply }, rx).await?
+        self.seat_command(id, key, |token_hash, reply| Command::Draw { token_hash, action, reply }).await
     }
 
     pub async fn resign(self: &Arc<Self>, id: &str, key: SeatKey<'_>) -> Result<(), ApiError> {
-        let token_hash = self.seat_hash(id, key).await?;
-        let (reply, rx) = oneshot::channel();
-        self.send(id, Command::Resign { token_hash, reply }, rx).await?
+        self.seat_command(id, key, |token_hash, reply| Command::Resign { token_hash, reply }).await
     }
 
     /// Invokes a rule of the site's for the seat `key` holds (see `SiteRule`).
@@ -499,9 +507,7 @@ impl Registry {
         key: SeatKey<'_>,
         rule: SiteRule,
     ) -> Result<(), ApiError> {
-        let token_hash = self.seat_hash(id, key).await?;
-        let (reply, rx) = oneshot::channel();
-        self.send(id, Command::Rule { token_hash, rule, reply }, rx).await?
+        self.seat_command(id, key, |token_hash, reply| Command::Rule { token_hash, rule, reply }).await
     }
 
     /// Asks for a rematch for the client at `client`; returns the new game's id once both
