@@ -168,6 +168,7 @@ const HAND_BUILT: &[&str] = &[
     "W:WK1,K50:B7,8,9,12,13,17,18,19,22,23,24,28,29,33,34,38,39,43,44",
     "B:W33,34,38,39,43,44:B22,K49",
     "W:W26,27,28,29,30:BK1,11,12,13,14,16,17,18,19,20,21,22,23,24,25",
+    "W:WK47,31,32,33,36,38,39,42,44:BK4,6,11,13,14,16,17,19,20",
 ];
 
 #[test]
@@ -181,7 +182,11 @@ fn hand_built_positions_agree_with_the_reference() {
 /// Perft from positions full of kings against perft by the reference's list-and-play.
 #[test]
 fn perft_with_kings_agrees_with_the_reference() {
-    for fen in ["W:WK28,K33:B9,12,13,19,22,24,27,29,38,40", "B:WK3,12,13,18,23,28,37,39,42:BK46,K50,7,8"] {
+    for fen in [
+        "W:WK28,K33:B9,12,13,19,22,24,27,29,38,40",
+        "B:WK3,12,13,18,23,28,37,39,42:BK46,K50,7,8",
+        "W:WK47,31,32,33,36,38,39,42,44:BK4,6,11,13,14,16,17,19,20",
+    ] {
         let board = Intl::from_fen(fen).unwrap();
         let reference = RefBoard::from_board(&board);
         for depth in 1..=3 {
