@@ -10,8 +10,10 @@
 //!   share one layout, Scan's: the squares in number order with one ghost bit after every two
 //!   rows, so a diagonal step is the same shift on every square and a step off an edge lands
 //!   on a ghost or outside the board, never on an empty square. 10x10 ([`Dark10`]) is a
-//!   `u64` with 54 bits used; 12x12 will be a `u128` (77 bits), and 8x8 boards for the
-//!   International-family variants a `u64` (35 bits).
+//!   `u64` with 54 bits used, 12x12 ([`Dark12`]) a `u128` with 77, and 8x8 ([`Dark8`], for
+//!   the International-family variants played on it) a `u64` with 35. Only International
+//!   is a rule set so far; the tests play the same generator on the other two boards (the
+//!   published Brazilian perft on 8x8).
 //! - **[`RuleSet`]** is a type per variant: its geometry (an associated type), its name and
 //!   its start. [`International`] is the first. Each variant's positions are a type of their
 //!   own, so a position can't be handed to another variant's rules by mistake, and every
@@ -19,7 +21,7 @@
 //!   its loops, as the 8x8 code is compiled per variant.
 //! - **[`Board<V>`](Board)** is a position: White's pieces, Black's pieces and the kings,
 //!   three words, with the side to move in the kings word's spare bit. A `Copy` value of 24
-//!   bytes on 10x10 (48 on 12x12). Moves ([`BoardMove`]) are start, end, the captured set as
+//!   bytes on 8x8 and 10x10, 48 on 12x12. Moves ([`BoardMove`]) are start, end, the captured set as
 //!   a word and whether the man is crowned, as on 8x8.
 //! - English and Russian keep their own tuned 8x8 code ([`crate::Position`]) unchanged: that
 //!   code's layout (rank by rank, shifts of 7 and 9) is faster for them than a generic one
@@ -50,7 +52,7 @@ mod position;
 pub use bits::Bits;
 pub use error::{BoardFenError, BoardFenLoadError, BoardPositionError};
 pub use fen::parse_board_fen;
-pub use geometry::{Dark10, Geometry};
+pub use geometry::{Dark10, Dark12, Dark8, Geometry};
 pub use moves::{BoardIllegalMove, BoardMove, BoardMoves};
 pub use notation::{BoardIllegalReason, BoardMoveTextError};
 pub use perft::{board_perft, board_perft_divide, BoardPerft};
