@@ -159,7 +159,9 @@ proptest! {
                 prop_assert_eq!(Intl::from_fen(&board.to_fen()), Ok(board));
                 let count = board.piece_count(Color::White) + board.piece_count(Color::Black);
                 let named = board.to_setup();
-                prop_assert_eq!(count as usize, named.white_men.len() + named.white_kings.len() + named.black_men.len() + named.black_kings.len());
+                let listed = named.white_men.len() + named.white_kings.len();
+                let listed = listed + named.black_men.len() + named.black_kings.len();
+                prop_assert_eq!(count as usize, listed);
                 prop_assert!(board.piece_count(Color::White) <= 20 && board.piece_count(Color::Black) <= 20);
                 // A board that reads has legal moves the generator lists without panicking.
                 let _ = board.legal_moves();
