@@ -6,6 +6,10 @@
 //! kings, Turkish strike, promotion during a capture), keeps games with their history and
 //! decides their outcome (with every lone king against lone king solved once), and reads and writes FEN, move text and PDN.
 //!
+//! The [`board`] module makes board geometry a compile-time parameter and holds the rules on
+//! it: International draughts (10x10) has its positions, legal moves, FEN, move text and
+//! perft there; it is not yet a [`Variant`] of the engine, the server or the command line.
+//!
 //! Everything else in the project stands on this crate: the engine searches with it, the
 //! terminal game and the server referee with it. It therefore does no I/O and must never
 //! depend on the engine, the server, the command line or any async or database crate.
@@ -17,6 +21,7 @@
 //! assert_eq!(checkers_rules::perft(&start, 6), 36768);
 //! ```
 
+pub mod board;
 mod error;
 mod fen;
 mod game;

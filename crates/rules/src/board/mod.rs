@@ -1,0 +1,59 @@
+//! Boards of any size: board geometry as a compile-time parameter, and the International
+//! family's rules on it. International draughts (FMJD, 10x10) is the first rule set here.
+//!
+//! # Design
+//!
+//! - **[`Geometry`]** is a type whose associated constants say everything a move generator
+//!   needs about a board: the word its squares live in (`type Bits`, a `u64` or a `u128`,
+//!   behind the small [`Bits`] trait), the number of squares, the four diagonal steps as
+//!   shifts, the board mask, the two crowning rows, and a spare bit. All dark-square boards
+//!   share one layout, Scan's: the squares in number order with one ghost bit after every two
+//!   rows, so a diagonal step is the same shift on every square and a step off an edge lands
+//!   on a ghost or outside the board, never on an empty square. 10x10 ([`Dark10`]) is a
+//!   `u64` with 54 bits used, 12x12 ([`Dark12`]) a `u128` with 77, and 8x8 ([`Dark8`], for
+//!   the International-family variants played on it) a `u64` with 35. Only International
+//!   is a rule set so far; the tests play the same generator on the other two boards (the
+//!   published Brazilian perft on 8x8).
+//! - **[`RuleSet`]** is a type per variant: its geometry (an associated type), its name and
+//!   its start. [`International`] is the first. Each variant's positions are a type of their
+//!   own, so a position can't be handed to another variant's rules by mistake, and every
+//!   generator is compiled per rule set and side to move with the geometry's constants in
+//!   its loops, as the 8x8 code is compiled per variant.
+//! - **[`Board<V>`](Board)** is a position: White's pieces, Black's pieces and the kings,
+//!   three words, with the side to move in the kings word's spare bit. A `Copy` value of 24
+//!   bytes on 8x8 and 10x10, 48 on 12x12. Moves ([`BoardMove`]) are start, end, the captured set as
+//!   a word and whether the man is crowned, as on 8x8.
+//! - English and Russian keep their own tuned 8x8 code ([`crate::Position`]) unchanged: that
+//!   code's layout (rank by rank, shifts of 7 and 9) is faster for them than a generic one
+//!   would have to prove to be, and the issue's first constraint is that they lose no speed.
+//!   Moving them onto this core is a later step, taken only when a benchmark shows no loss.
+//!
+//! Public squares are the standard numbers (1-50 on 10x10, square 1 at the top left, Black's
+//! side); layout indices stay inside the crate.
+//!
+//! ```
+//! use checkers_rules::board::{board_perft, Board, International};
+//! let start = Board::<International>::start();
+//! assert_eq!(start.to_fen(), Board::<International>::from_fen("W:W31-50:B1-20").unwrap().to_fen());
+//! assert_eq!(start.legal_moves().len(), 9);
+//! assert_eq!(board_perft(&start, 4), 4265);
+//! ```
+
+mod bits;
+mod error;
+mod fen;
+mod geometry;
+mod movegen;
+mod moves;
+mod notation;
+mod perft;
+mod position;
+
+pub use bits::Bits;
+pub use error::{BoardFenError, BoardFenLoadError, BoardPositionError};
+pub use fen::parse_board_fen;
+pub use geometry::{Dark10, Dark12, Dark8, Geometry};
+pub use moves::{BoardIllegalMove, BoardMove, BoardMoves};
+pub use notation::{BoardIllegalReason, BoardMoveTextError};
+pub use perft::{board_perft, board_perft_divide, BoardPerft};
+pub use position::{Board, BoardSetup, International, RuleSet};

@@ -1,0 +1,73 @@
+//! The board-generic core on its other boards: the International family's generator, unchanged,
+//! on the 8x8 and 12x12 geometries, through rule sets defined here in the test (the library
+//! offers only International so far).
+//!
+//! On 8x8 with three rows of men, International rules are Brazilian draughts, whose published
+//! perft from the start (docs/rules.md, "Planned variants") the generator must give; that
+//! checks that nothing in it assumes the 10x10 board. On 12x12 (a `u128` board) the first two
+//! plies are worked out by hand, and the sizes of positions are those docs/rules.md promises.
+
+use std::mem::size_of;
+
+use checkers_rules::board::{board_perft, Board, Dark12, Dark8, RuleSet};
+use checkers_rules::{Color, Piece, Role};
+
+/// International rules on 8x8, three rows of men a side.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+struct EightByEight;
+
+impl RuleSet for EightByEight {
+    type Geometry = Dark8;
+    const NAME: &'static str = "international rules on 8x8";
+    const START_ROWS: u32 = 3;
+}
+
+/// International rules on 12x12, five rows of men a side.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+struct TwelveByTwelve;
+
+impl RuleSet for TwelveByTwelve {
+    type Geometry = Dark12;
+    const NAME: &'static str = "international rules on 12x12";
+    const START_ROWS: u32 = 5;
+}
+
+/// Brazilian draughts, depths 1-8 (the published figures go to 11; depth 8 is 907,830 leaves).
+#[test]
+fn brazilian_perft_on_the_8x8_geometry() {
+    let start = Board::<EightByEight>::start();
+    assert_eq!(start.to_fen(), Board::<EightByEight>::from_fen("W:W21-32:B1-12").unwrap().to_fen());
+    let published = [7, 49, 302, 1469, 7473, 37628, 187302, 907830];
+    for (depth, expected) in (1..).zip(published) {
+        assert_eq!(board_perft(&start, depth), expected, "depth {depth}");
+    }
+}
+
+/// On 12x12 White's front row (43-48, its row starting on the a file) has six men: the one on
+/// the left edge with one step forward and five with two, 11 moves; Black's replies can't touch
+/// them, so depth 2 is 11 x 11.
+#[test]
+fn twelve_by_twelve_start() {
+    let start = Board::<TwelveByTwelve>::start();
+    assert_eq!(start.piece_count(Color::White), 30);
+    assert_eq!(start.piece_at(72), Some(Piece { color: Color::White, role: Role::Man }));
+    assert_eq!(start.piece_at(30), Some(Piece { color: Color::Black, role: Role::Man }));
+    assert_eq!(start.piece_at(31), None);
+    assert_eq!(board_perft(&start, 1), 11);
+    assert_eq!(board_perft(&start, 2), 121);
+    let mut texts: Vec<String> = start.legal_moves().iter().map(|m| m.to_pdn(&start)).collect();
+    texts.sort();
+    assert_eq!(
+        texts,
+        ["43-37", "44-37", "44-38", "45-38", "45-39", "46-39", "46-40", "47-40", "47-41", "48-41", "48-42"]
+    );
+    assert_eq!(Board::<TwelveByTwelve>::from_fen(&start.to_fen()), Ok(start));
+    assert!(Board::<TwelveByTwelve>::from_fen("W:W73:B1").is_err());
+}
+
+/// Positions are three words: 24 bytes on 8x8 and 10x10, 48 on 12x12.
+#[test]
+fn positions_are_three_words() {
+    assert_eq!(size_of::<Board<EightByEight>>(), 24);
+    assert_eq!(size_of::<Board<TwelveByTwelve>>(), 48);
+}
