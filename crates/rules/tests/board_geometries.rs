@@ -1,6 +1,7 @@
 //! The board-generic core on its other boards: the International family's generator, unchanged,
-//! on the 8x8 and 12x12 geometries, through rule sets defined here in the test (the library
-//! offers only International so far).
+//! on the 8x8 and 12x12 geometries, through rule sets defined here in the test from nothing but
+//! a geometry and a number of rows (the library's `Brazilian` and `Canadian` are the same, and
+//! have their own perft tests in `family_perft.rs`).
 //!
 //! On 8x8 with three rows of men, International rules are Brazilian draughts, whose published
 //! perft from the start (docs/rules.md, "Planned variants") the generator must give; that

@@ -1,5 +1,6 @@
 //! Boards of any size: board geometry as a compile-time parameter, and the International
-//! family's rules on it. International draughts (FMJD, 10x10) is the first rule set here.
+//! family's rules on it: International draughts (FMJD, 10x10), Brazilian (8x8) and Canadian
+//! (12x12).
 //!
 //! # Design
 //!
@@ -11,14 +12,13 @@
 //!   rows, so a diagonal step is the same shift on every square and a step off an edge lands
 //!   on a ghost or outside the board, never on an empty square. 10x10 ([`Dark10`]) is a
 //!   `u64` with 54 bits used, 12x12 ([`Dark12`]) a `u128` with 77, and 8x8 ([`Dark8`], for
-//!   the International-family variants played on it) a `u64` with 35. Only International
-//!   is a rule set so far; the tests play the same generator on the other two boards (the
-//!   published Brazilian perft on 8x8).
+//!   the International-family variants played on it) a `u64` with 35.
 //! - **[`RuleSet`]** is a type per variant: its geometry (an associated type), its name and
-//!   its start. [`International`] is the first. Each variant's positions are a type of their
-//!   own, so a position can't be handed to another variant's rules by mistake, and every
-//!   generator is compiled per rule set and side to move with the geometry's constants in
-//!   its loops, as the 8x8 code is compiled per variant.
+//!   its start: [`International`] on 10x10, [`Brazilian`] on 8x8 and [`Canadian`] on 12x12.
+//!   Each variant's positions are a type of their own, so a position can't be handed to
+//!   another variant's rules by mistake, and every generator is compiled per rule set and
+//!   side to move with the geometry's constants in its loops, as the 8x8 code is compiled per
+//!   variant.
 //! - **[`Board<V>`](Board)** is a position: White's pieces, Black's pieces and the kings,
 //!   three words, with the side to move in the kings word's spare bit. A `Copy` value of 24
 //!   bytes on 8x8 and 10x10, 48 on 12x12. Moves ([`BoardMove`]) are start, end, the captured set as
@@ -56,4 +56,4 @@ pub use geometry::{Dark10, Dark12, Dark8, Geometry};
 pub use moves::{BoardIllegalMove, BoardMove, BoardMoves};
 pub use notation::{BoardIllegalReason, BoardMoveTextError};
 pub use perft::{board_perft, board_perft_divide, BoardPerft};
-pub use position::{Board, BoardSetup, International, RuleSet};
+pub use position::{Board, BoardSetup, Brazilian, Canadian, International, RuleSet};

@@ -6,7 +6,7 @@ use std::marker::PhantomData;
 
 use super::bits::{Bits, EachBit};
 use super::error::BoardPositionError;
-use super::geometry::{Dark10, Geometry};
+use super::geometry::{Dark10, Dark12, Dark8, Geometry};
 use crate::position::{Color, Piece, Role};
 
 /// The word of a rule set's board.
@@ -37,6 +37,28 @@ impl RuleSet for International {
     type Geometry = Dark10;
     const NAME: &'static str = "international";
     const START_ROWS: u32 = 4;
+}
+
+/// Brazilian draughts: International rules on the 8x8 board, White on 21-32 moves first,
+/// Black on 1-12 (docs/rules.md, "Brazilian draughts").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Brazilian;
+
+impl RuleSet for Brazilian {
+    type Geometry = Dark8;
+    const NAME: &'static str = "brazilian";
+    const START_ROWS: u32 = 3;
+}
+
+/// Canadian draughts: International rules on the 12x12 board, thirty men a side, White on
+/// 43-72 moves first, Black on 1-30 (docs/rules.md, "Canadian draughts").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Canadian;
+
+impl RuleSet for Canadian {
+    type Geometry = Dark12;
+    const NAME: &'static str = "canadian";
+    const START_ROWS: u32 = 5;
 }
 
 /// A position of rule set `V`: the pieces of each side and the side to move, always valid

@@ -1,0 +1,94 @@
+//! Brazilian and Canadian perft from the data files `data/perft-brazilian.txt` (the published
+//! figures) and `data/perft-canadian.txt` (no published figures exist: see that file).
+//!
+//! The cheap depths run always; the deeper ones with
+//! `cargo test -p checkers-rules --test family_perft -- --ignored`.
+
+use checkers_rules::board::{Board, BoardPerft, Brazilian, Canadian, RuleSet};
+
+/// The FEN and the counts (depth 1 first) of each line of a data file.
+fn read_cases<V: RuleSet>(name: &str, text: &str) -> Vec<(usize, Board<V>, Vec<u64>)> {
+    let mut cases = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        let line_no = index + 1;
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let mut fields = line.split_whitespace();
+        let fen = fields.next().expect("a FEN");
+        let board = Board::<V>::from_fen(fen).unwrap_or_else(|e| panic!("{name} line {line_no}: {e}"));
+        let counts = fields
+            .map(|n| n.parse().unwrap_or_else(|e| panic!("{name} line {line_no}: `{n}`: {e}")))
+            .collect();
+        cases.push((line_no, board, counts));
+    }
+    cases
+}
+
+fn brazilian() -> Vec<(usize, Board<Brazilian>, Vec<u64>)> {
+    read_cases("perft-brazilian.txt", include_str!("data/perft-brazilian.txt"))
+}
+
+fn canadian() -> Vec<(usize, Board<Canadian>, Vec<u64>)> {
+    read_cases("perft-canadian.txt", include_str!("data/perft-canadian.txt"))
+}
+
+fn check<V: RuleSet>(cases: &[(usize, Board<V>, Vec<u64>)], depths: std::ops::RangeInclusive<u32>) {
+    assert!(!cases.is_empty());
+    for (line, board, counts) in cases {
+        let mut perft = BoardPerft::new();
+        for depth in depths.clone() {
+            let expected = counts[depth as usize - 1];
+            assert_eq!(perft.count(board, depth), expected, "{} line {line}, depth {depth}", V::NAME);
+        }
+    }
+}
+
+#[test]
+fn published_brazilian_perft_depths_1_to_7() {
+    check(&brazilian(), 1..=7);
+}
+
+#[test]
+#[ignore = "up to 105 million leaves; run with --ignored"]
+fn published_brazilian_perft_depths_8_to_11() {
+    check(&brazilian(), 8..=11);
+}
+
+#[test]
+fn canadian_perft_depths_1_to_5() {
+    check(&canadian(), 1..=5);
+}
+
+#[test]
+#[ignore = "tens of millions of leaves; run with --ignored"]
+fn canadian_perft_deeper() {
+    let cases = canadian();
+    let deepest = cases.iter().map(|(_, _, counts)| counts.len()).min().unwrap_or(0) as u32;
+    check(&cases, 6..=deepest);
+}
+
+/// Each data file starts with the variant's start position; Brazilian holds the eleven
+/// published figures.
+#[test]
+fn data_files_start_from_the_start() {
+    let cases = brazilian();
+    assert_eq!(cases[0].1, Board::<Brazilian>::start());
+    assert_eq!(cases[0].2.len(), 11);
+    assert_eq!(cases[0].2[10], 105_491_257);
+    let cases = canadian();
+    assert_eq!(cases[0].1, Board::<Canadian>::start());
+    assert_eq!(&cases[0].2[..2], [11, 121], "worked out by hand in board_geometries.rs");
+}
+
+/// The start positions: Brazilian's twelve men a side on 1-12 and 21-32, Canadian's thirty on
+/// 1-30 and 43-72, White to move; the names are the ones the issue fixes.
+#[test]
+fn start_positions_and_names() {
+    assert_eq!(Board::<Brazilian>::from_fen("W:W21-32:B1-12"), Ok(Board::<Brazilian>::start()));
+    assert_eq!(Board::<Canadian>::from_fen("W:W43-72:B1-30"), Ok(Board::<Canadian>::start()));
+    assert_eq!((Brazilian::NAME, Canadian::NAME), ("brazilian", "canadian"));
+    assert!(Board::<Brazilian>::from_fen("W:W33:B1").is_err(), "8x8 has 32 squares");
+    assert!(Board::<Canadian>::from_fen("W:W21-51:B1-20").is_err(), "more than 30 men");
+}
