@@ -1,6 +1,6 @@
 //! Boards of any size: board geometry as a compile-time parameter, and the International
 //! family's rules on it: International draughts (FMJD, 10x10), Brazilian (8x8) and Canadian
-//! (12x12).
+//! (12x12), and games played by them ([`BoardGame`], with the FMJD draw rules).
 //!
 //! # Design
 //!
@@ -42,6 +42,7 @@
 mod bits;
 mod error;
 mod fen;
+mod game;
 mod geometry;
 mod movegen;
 mod moves;
@@ -52,6 +53,7 @@ mod position;
 pub use bits::Bits;
 pub use error::{BoardFenError, BoardFenLoadError, BoardPositionError};
 pub use fen::parse_board_fen;
+pub use game::{BoardDrawReason, BoardGame, BoardGameError, BoardOutcome};
 pub use geometry::{Dark10, Dark12, Dark8, Geometry};
 pub use moves::{BoardIllegalMove, BoardMove, BoardMoves};
 pub use notation::{BoardIllegalReason, BoardMoveTextError};
