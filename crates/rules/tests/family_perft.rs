@@ -2,9 +2,15 @@
 //! figures) and `data/perft-canadian.txt` (no published figures exist: see that file).
 //!
 //! The cheap depths run always; the deeper ones with
-//! `cargo test -p checkers-rules --test family_perft -- --ignored`.
+//! `cargo test -p checkers-rules --test family_perft -- --ignored`. The simple reference
+//! generator of `international_reference/`, which shares no code with the library, counts the
+//! first depths too, on the 8x8 and 12x12 boards: for Canadian draughts, whose figures are
+//! published nowhere, that is the independent check.
+
+mod international_reference;
 
 use checkers_rules::board::{Board, BoardPerft, Brazilian, Canadian, RuleSet};
+use international_reference::RefBoard;
 
 /// The FEN and the counts (depth 1 first) of each line of a data file.
 fn read_cases<V: RuleSet>(name: &str, text: &str) -> Vec<(usize, Board<V>, Vec<u64>)> {
@@ -67,6 +73,43 @@ fn canadian_perft_deeper() {
     let cases = canadian();
     let deepest = cases.iter().map(|(_, _, counts)| counts.len()).min().unwrap_or(0) as u32;
     check(&cases, 6..=deepest);
+}
+
+/// The reference generator gives the data files' first figures from the start, and the
+/// library's count on a 12x12 position full of kings.
+#[test]
+fn the_reference_generator_agrees() {
+    let (_, start, counts) = &brazilian()[0];
+    for depth in 1..=6 {
+        assert_eq!(
+            RefBoard::from_board(start).perft(depth),
+            counts[depth as usize - 1],
+            "brazilian depth {depth}"
+        );
+    }
+    let (_, start, counts) = &canadian()[0];
+    for depth in 1..=6 {
+        assert_eq!(
+            RefBoard::from_board(start).perft(depth),
+            counts[depth as usize - 1],
+            "canadian depth {depth}"
+        );
+    }
+    for fen in ["W:WK67,K72,49,50,55,56:BK1,K6,24,25,30", "B:WK40,K41,54,60:BK20,K33,14,29,31"] {
+        let board = Board::<Canadian>::from_fen(fen).unwrap();
+        for depth in 1..=4 {
+            let ours = BoardPerft::new().count(&board, depth);
+            assert_eq!(RefBoard::from_board(&board).perft(depth), ours, "{fen} depth {depth}");
+        }
+    }
+}
+
+/// Canadian depth 7 (4,369,366 leaves) by the reference generator: seconds, so on demand.
+#[test]
+#[ignore = "the slow reference generator over four million leaves; run with --ignored"]
+fn the_reference_generator_agrees_on_canadian_depth_7() {
+    let (_, start, counts) = &canadian()[0];
+    assert_eq!(RefBoard::from_board(start).perft(7), counts[6]);
 }
 
 /// Each data file starts with the variant's start position; Brazilian holds the eleven

@@ -1,7 +1,8 @@
 //! A deliberately simple reference move generator for International draughts, written
-//! straight from docs/rules.md ("International draughts").
+//! straight from docs/rules.md ("International draughts"), on a board of any even side: the
+//! same rules on 8x8 and 12x12 are Brazilian and Canadian draughts.
 //!
-//! It shares no code with the library: a plain 10x10 array of cells, squares as
+//! It shares no code with the library: a plain array of cells, squares as
 //! `(file, rank)` pairs, plain recursion over every jump and every landing square with no
 //! pruning, and the majority rule applied at the end by keeping the captures that take the
 //! most pieces. The only contact with the library is reading a board into the array through
@@ -11,7 +12,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use checkers_rules::board::{Board, BoardMove, International};
+use checkers_rules::board::{Board, BoardMove, Geometry, RuleSet};
 use checkers_rules::{Color, Role};
 
 /// A square as `(file, rank)`: file 0 = the left edge, rank 0 = White's bottom row.
@@ -19,24 +20,31 @@ pub type Coord = (i32, i32);
 
 const DIRECTIONS: [Coord; 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
 
-/// Square number `n` (1-50): five squares a row from the top left, rows starting on file b
-/// and file a in turn.
+/// Square number `n` (1-50) of the 10x10 board.
 pub fn coord_of(n: u32) -> Coord {
-    let row = (n as i32 - 1) / 5;
-    let col = (n as i32 - 1) % 5;
+    coord_in(10, n)
+}
+
+/// The number of a dark square of the 10x10 board.
+pub fn number_of(c: Coord) -> u32 {
+    number_in(10, c)
+}
+
+/// Square number `n` on a board of `side` squares a side: `side / 2` squares a row from the
+/// top left, rows starting on file b and file a in turn.
+pub fn coord_in(side: i32, n: u32) -> Coord {
+    let half = side / 2;
+    let row = (n as i32 - 1) / half;
+    let col = (n as i32 - 1) % half;
     let file = 2 * col + if row % 2 == 0 { 1 } else { 0 };
-    (file, 9 - row)
+    (file, side - 1 - row)
 }
 
-/// The number of a dark square.
-pub fn number_of((f, r): Coord) -> u32 {
-    let row = 9 - r;
-    assert!((0..10).contains(&f) && (0..10).contains(&r) && (f + r) % 2 == 0, "({f},{r}) is no square");
-    (row * 5 + f / 2 + 1) as u32
-}
-
-fn on_board((f, r): Coord) -> bool {
-    (0..10).contains(&f) && (0..10).contains(&r)
+/// The number of a dark square on a board of `side` squares a side.
+pub fn number_in(side: i32, (f, r): Coord) -> u32 {
+    let row = side - 1 - r;
+    assert!((0..side).contains(&f) && (0..side).contains(&r) && (f + r) % 2 == 0, "({f},{r}) is no square");
+    (row * (side / 2) + f / 2 + 1) as u32
 }
 
 fn plus((f, r): Coord, (df, dr): Coord) -> Coord {
@@ -54,7 +62,7 @@ pub struct RefMove {
 
 impl RefMove {
     /// The same description of a library move, read through its public accessors.
-    pub fn of(mv: &BoardMove<International>) -> RefMove {
+    pub fn of<V: RuleSet>(mv: &BoardMove<V>) -> RefMove {
         RefMove { from: mv.from(), to: mv.to(), captured: mv.captured(), crowns: mv.crowns() }
     }
 
@@ -90,8 +98,10 @@ struct Leg {
 /// The board as a plain array, with the side to move.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RefBoard {
+    /// Squares along a side.
+    pub side: i32,
     /// `cells[file][rank]`.
-    pub cells: [[Option<(Color, Role)>; 10]; 10],
+    pub cells: Vec<Vec<Option<(Color, Role)>>>,
     pub turn: Color,
 }
 
@@ -103,24 +113,37 @@ fn forward(color: Color) -> i32 {
     }
 }
 
-fn crowning_rank(color: Color) -> i32 {
-    if color == Color::White {
-        9
-    } else {
-        0
-    }
-}
-
 impl RefBoard {
-    pub fn from_board(board: &Board<International>) -> RefBoard {
-        let mut cells = [[None; 10]; 10];
-        for n in 1..=50 {
+    pub fn from_board<V: RuleSet>(board: &Board<V>) -> RefBoard {
+        let side = <V::Geometry as Geometry>::SIDE as i32;
+        let mut cells = vec![vec![None; side as usize]; side as usize];
+        for n in 1..=<V::Geometry as Geometry>::SQUARES {
             if let Some(piece) = board.piece_at(n) {
-                let (f, r) = coord_of(n);
+                let (f, r) = coord_in(side, n);
                 cells[f as usize][r as usize] = Some((piece.color, piece.role));
             }
         }
-        RefBoard { cells, turn: board.turn() }
+        RefBoard { side, cells, turn: board.turn() }
+    }
+
+    fn on_board(&self, (f, r): Coord) -> bool {
+        (0..self.side).contains(&f) && (0..self.side).contains(&r)
+    }
+
+    fn number(&self, c: Coord) -> u32 {
+        number_in(self.side, c)
+    }
+
+    fn coord(&self, n: u32) -> Coord {
+        coord_in(self.side, n)
+    }
+
+    fn crowning_rank(&self, color: Color) -> i32 {
+        if color == Color::White {
+            self.side - 1
+        } else {
+            0
+        }
     }
 
     pub fn at(&self, (f, r): Coord) -> Option<(Color, Role)> {
@@ -133,8 +156,8 @@ impl RefBoard {
 
     fn own_pieces(&self) -> Vec<(Coord, Role)> {
         let mut out = Vec::new();
-        for f in 0..10 {
-            for r in 0..10 {
+        for f in 0..self.side {
+            for r in 0..self.side {
                 if let Some((color, role)) = self.at((f, r)) {
                     if color == self.turn {
                         out.push(((f, r), role));
@@ -173,9 +196,14 @@ impl RefBoard {
                 continue;
             }
             let mut to = plus(from, direction);
-            while on_board(to) && self.at(to).is_none() {
-                let crowns = role == Role::Man && to.1 == crowning_rank(self.turn);
-                out.insert(RefMove { from: number_of(from), to: number_of(to), captured: vec![], crowns });
+            while self.on_board(to) && self.at(to).is_none() {
+                let crowns = role == Role::Man && to.1 == self.crowning_rank(self.turn);
+                out.insert(RefMove {
+                    from: self.number(from),
+                    to: self.number(to),
+                    captured: vec![],
+                    crowns,
+                });
                 if role == Role::Man {
                     break;
                 }
@@ -193,11 +221,11 @@ impl RefBoard {
             // king, the first after any number of empty squares.
             let mut over = plus(at, direction);
             if role == Role::King {
-                while on_board(over) && self.at(over).is_none() {
+                while self.on_board(over) && self.at(over).is_none() {
                     over = plus(over, direction);
                 }
             }
-            if !on_board(over) || legs.iter().any(|leg| leg.over == over) {
+            if !self.on_board(over) || legs.iter().any(|leg| leg.over == over) {
                 continue;
             }
             match self.at(over) {
@@ -205,7 +233,7 @@ impl RefBoard {
                 _ => continue,
             }
             let mut land = plus(over, direction);
-            while on_board(land) && self.at(land).is_none() {
+            while self.on_board(land) && self.at(land).is_none() {
                 jumped = true;
                 legs.push(Leg { over, land, direction });
                 // A man stays a man while it captures, wherever it passes.
@@ -223,15 +251,15 @@ impl RefBoard {
     }
 
     fn record(&self, from: Coord, to: Coord, role: Role, legs: &[Leg], out: &mut Generated) {
-        let mut captured: Vec<u32> = legs.iter().map(|leg| number_of(leg.over)).collect();
+        let mut captured: Vec<u32> = legs.iter().map(|leg| self.number(leg.over)).collect();
         captured.sort_unstable();
         // A man is crowned when its move ends on the far row, not when it only passes it.
-        let crowns = role == Role::Man && to.1 == crowning_rank(self.turn);
-        let mv = RefMove { from: number_of(from), to: number_of(to), captured, crowns };
-        let mut stops = vec![number_of(from)];
+        let crowns = role == Role::Man && to.1 == self.crowning_rank(self.turn);
+        let mv = RefMove { from: self.number(from), to: self.number(to), captured, crowns };
+        let mut stops = vec![self.number(from)];
         for (i, leg) in legs.iter().enumerate() {
             let straight_on = legs.get(i + 1).is_some_and(|next| next.direction == leg.direction);
-            stops.push(number_of(if straight_on { plus(leg.over, leg.direction) } else { leg.land }));
+            stops.push(self.number(if straight_on { plus(leg.over, leg.direction) } else { leg.land }));
         }
         let text = stops.iter().map(u32::to_string).collect::<Vec<_>>().join("x");
         out.capture_texts.entry(mv.clone()).or_default().insert(text);
@@ -241,12 +269,12 @@ impl RefBoard {
     /// The board after a move (one of this board's legal moves).
     pub fn play(&self, mv: &RefMove) -> RefBoard {
         let mut next = self.clone();
-        let (color, role) = next.at(coord_of(mv.from)).expect("a piece moves");
-        next.set(coord_of(mv.from), None);
+        let (color, role) = next.at(self.coord(mv.from)).expect("a piece moves");
+        next.set(self.coord(mv.from), None);
         for &c in &mv.captured {
-            next.set(coord_of(c), None);
+            next.set(self.coord(c), None);
         }
-        next.set(coord_of(mv.to), Some((color, if mv.crowns { Role::King } else { role })));
+        next.set(self.coord(mv.to), Some((color, if mv.crowns { Role::King } else { role })));
         next.turn = self.turn.opponent();
         next
     }
