@@ -137,6 +137,27 @@ fn the_sixteen_move_count_starts_when_the_ending_arises() {
     assert_eq!(g.outcome(), draw(BoardDrawReason::SixteenMoveRule));
 }
 
+/// Three kings against a king for 13 moves each; then White offers a king and Black takes it.
+/// Two kings against a king is a 5-move ending, but the 16-move count still running ends the
+/// game first: at its 16th move (32 plies from the start), not 5 moves after the capture.
+#[test]
+fn a_capture_into_the_five_move_ending_keeps_the_sixteen_move_limit() {
+    let mut g = game("W:WK46,K50,K45:BK3");
+    king_steps(&mut g, 26);
+    let position = g.position();
+    let offer = g.legal_moves().iter().copied().find(|mv| {
+        let after = position.play_unchecked(mv);
+        after.has_capture() && !g.positions().contains(&after)
+    });
+    g.play(offer.expect("a king to offer")).unwrap();
+    let position = g.position();
+    let take = g.legal_moves().iter().copied().find(|mv| !position.play_unchecked(mv).has_capture());
+    g.play(take.expect("a capture White can't answer with one")).unwrap();
+    assert_eq!(g.position().piece_count(Color::White), 2);
+    king_steps(&mut g, 4);
+    assert_eq!(g.outcome(), draw(BoardDrawReason::SixteenMoveRule));
+}
+
 /// Two kings against a king: drawn after 5 moves each (10 plies).
 #[test]
 fn two_kings_against_a_king_draw_after_five_moves() {
