@@ -9,7 +9,7 @@ mod common;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use checkers_server::computer::jobs::{JobQueue, MoveJob, CHANNEL};
+use checkers_server::computer::jobs::{Found, JobQueue, Lookup, MoveJob, CHANNEL};
 use checkers_server::Store;
 use common::{checkers_binary, PgSchema};
 
@@ -22,6 +22,10 @@ fn job(game_id: &str, ply: i64) -> MoveJob {
         level: 3,
         budget_ms: Some(500),
     }
+}
+
+fn found(mv: &str) -> Found {
+    Found { mv: Some(mv.to_string()), score: None, took_ms: 5 }
 }
 
 #[tokio::test]
@@ -49,10 +53,10 @@ async fn a_job_whose_lease_ran_out_is_taken_again_and_only_its_holder_finishes_i
     let again = queue.take("worker-c", Duration::from_secs(60)).await.unwrap().expect("the expired job");
     assert_eq!((again.job.clone(), again.attempts), (first.job.clone(), 2));
     assert!(!queue.renew(&first.job, "worker-a", short).await.unwrap(), "a's lease is gone");
-    assert!(!queue.finish(&first.job, "worker-a", Some("11-15")).await.unwrap(), "a no longer holds it");
+    assert!(!queue.finish(&first.job, "worker-a", &found("11-15")).await.unwrap(), "a no longer holds it");
     assert_eq!(queue.result("g1", 0).await.unwrap(), None);
 
-    assert!(queue.finish(&again.job, "worker-c", Some("9-13")).await.unwrap());
+    assert!(queue.finish(&again.job, "worker-c", &found("9-13")).await.unwrap());
     // The channel is the database's, shared with the other tests' schemas.
     let heard = tokio::time::timeout(Duration::from_secs(30), async {
         loop {
@@ -64,12 +68,53 @@ async fn a_job_whose_lease_ran_out_is_taken_again_and_only_its_holder_finishes_i
     });
     heard.await.expect("a NOTIFY of g1:0");
     assert_eq!(queue.result("g1", 0).await.unwrap(), Some(Some("9-13".to_string())));
-    assert!(queue.finish(&second.job, "worker-b", None).await.unwrap());
+    assert!(queue.finish(&second.job, "worker-b", &Found::default()).await.unwrap());
     assert_eq!(queue.result("g2", 4).await.unwrap(), Some(None));
     assert_eq!(queue.take("worker-a", short).await.unwrap(), None, "done jobs are not taken");
 
     queue.forget("g1").await.unwrap();
     assert_eq!(queue.result("g1", 0).await.unwrap(), None);
+    queue.close().await;
+    store.close().await;
+}
+
+#[tokio::test]
+async fn a_job_for_other_moves_replaces_the_old_one_and_results_carry_time_and_score() {
+    let Some(schema) = PgSchema::new().await else { return };
+    let store = Store::open(&schema.url).await.expect("the store opens and migrates");
+    let queue = JobQueue::connect(&schema.url).await.expect("the queue connects");
+    let lease = Duration::from_secs(60);
+    let mut before = job("g", 1);
+    before.moves = "11-15".to_string();
+    queue.submit(&before).await.unwrap();
+    let held = queue.take("worker-a", lease).await.unwrap().expect("the job");
+    assert_eq!(queue.lookup(&before).await.unwrap(), Lookup::Open);
+
+    // A takeback, and another move at the same ply: the job is asked for again.
+    let mut after = job("g", 1);
+    after.moves = "9-13".to_string();
+    queue.submit(&after).await.unwrap();
+    assert_eq!(queue.lookup(&before).await.unwrap(), Lookup::Missing);
+    assert!(!queue.renew(&held.job, "worker-a", lease).await.unwrap(), "the old job is gone");
+    assert!(!queue.finish(&held.job, "worker-a", &found("22-18")).await.unwrap());
+    let again = queue.take("worker-b", lease).await.unwrap().expect("the new job");
+    assert_eq!((again.job.clone(), again.attempts), (after.clone(), 1));
+    let answer = Found { mv: Some("22-17".to_string()), score: Some("-35".to_string()), took_ms: 7 };
+    assert!(queue.finish(&again.job, "worker-b", &answer).await.unwrap());
+    assert_eq!(queue.lookup(&after).await.unwrap(), Lookup::Done(answer.clone()));
+    queue.submit(&after).await.unwrap(); // the same job again: its result stays
+    assert_eq!(queue.lookup(&after).await.unwrap(), Lookup::Done(answer));
+
+    // Cancelling leaves a result alone, and takes an open job out.
+    queue.cancel(&after).await.unwrap();
+    assert!(matches!(queue.lookup(&after).await.unwrap(), Lookup::Done(_)));
+    let open = job("h", 0);
+    queue.submit(&open).await.unwrap();
+    queue.cancel(&open).await.unwrap();
+    assert_eq!(queue.lookup(&open).await.unwrap(), Lookup::Missing);
+    // Old results are swept.
+    queue.sweep(checkers_server::store::now_ms() + 1).await.unwrap();
+    assert_eq!(queue.lookup(&after).await.unwrap(), Lookup::Missing);
     queue.close().await;
     store.close().await;
 }

@@ -4,8 +4,9 @@
 //! A worker takes the oldest open job with `FOR UPDATE SKIP LOCKED`, so two workers never
 //! take the same one, and holds it on a lease it renews while it thinks; a job whose lease
 //! ran out (its worker died) is taken again by another. The lease is counted on the
-//! database's clock, so the machines' clocks need not agree. A finished job's move is
-//! announced with `NOTIFY` on [`CHANNEL`] (payload: `game_id:ply`).
+//! database's clock, so the machines' clocks need not agree. A finished job's move (with the
+//! search's time and score, migration 0008) is announced with `NOTIFY` on [`CHANNEL`]
+//! (payload: `game_id:ply`); the node that asked for it reads it back (`computer/remote.rs`).
 
 use std::time::Duration;
 
@@ -36,6 +37,29 @@ pub struct MoveJob {
     pub budget_ms: Option<i64>,
 }
 
+/// What a worker found for a job.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Found {
+    /// The move, in the protocol's notation; `None` when the side to move has none.
+    pub mv: Option<String>,
+    /// The engine's score of the position after the move, for the side that moved, as
+    /// [`checkers_engine::Score`] writes it; `None` from a level that blurs its choice.
+    pub score: Option<String>,
+    /// How long the search took (the wait before it is not counted).
+    pub took_ms: i64,
+}
+
+/// Where a node's job stands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Lookup {
+    /// Not in the queue (never put there, forgotten, or put there for other moves: a
+    /// takeback changed the game's past): it must be submitted again.
+    Missing,
+    /// Waiting for a worker, or held by one.
+    Open,
+    Done(Found),
+}
+
 /// A job a worker holds.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TakenJob {
@@ -59,11 +83,18 @@ impl JobQueue {
         Ok(JobQueue { pool })
     }
 
-    /// Puts a job in the queue; a job already there for the same game and ply stays as it is.
+    /// Puts a job in the queue; a job already there for the same game, ply and moves stays as
+    /// it is (waiting, held or done). One for the same ply after other moves (a takeback
+    /// changed the game's past) is replaced, and whoever held it can no longer finish it.
     pub async fn submit(&self, job: &MoveJob) -> Result<(), StoreError> {
         sqlx::query(
             "INSERT INTO engine_jobs (game_id, ply, variant, moves, level, budget_ms, created_ms) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (game_id, ply) DO NOTHING",
+             VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (game_id, ply) DO UPDATE SET \
+             variant = EXCLUDED.variant, moves = EXCLUDED.moves, level = EXCLUDED.level, \
+             budget_ms = EXCLUDED.budget_ms, created_ms = EXCLUDED.created_ms, status = 'waiting', \
+             worker = NULL, lease_until_ms = NULL, attempts = 0, result = NULL, took_ms = NULL, \
+             score = NULL, finished_ms = NULL \
+             WHERE engine_jobs.moves <> EXCLUDED.moves",
         )
         .bind(&job.game_id)
         .bind(job.ply)
@@ -122,24 +153,23 @@ impl JobQueue {
         Ok(done.rows_affected() == 1)
     }
 
-    /// Writes the move found (`None`: the side to move has none) and announces it. `false`
-    /// when `worker` no longer held the job (another finished or holds it): nothing changes.
-    pub async fn finish(
-        &self,
-        job: &MoveJob,
-        worker: &str,
-        result: Option<&str>,
-    ) -> Result<bool, StoreError> {
+    /// Writes what was found (`found.mv` `None`: the side to move has none) and announces it.
+    /// `false` when `worker` no longer held the job (another finished or holds it, or it was
+    /// replaced or forgotten): nothing changes.
+    pub async fn finish(&self, job: &MoveJob, worker: &str, found: &Found) -> Result<bool, StoreError> {
         let mut tx = self.pool.begin().await?;
         let done = sqlx::query(
-            "UPDATE engine_jobs SET status = 'done', result = $1, finished_ms = $2 \
-             WHERE game_id = $3 AND ply = $4 AND worker = $5 AND status = 'running'",
+            "UPDATE engine_jobs SET status = 'done', result = $1, took_ms = $2, score = $3, finished_ms = $4 \
+             WHERE game_id = $5 AND ply = $6 AND worker = $7 AND status = 'running' AND moves = $8",
         )
-        .bind(result)
+        .bind(found.mv.as_deref())
+        .bind(found.took_ms)
+        .bind(found.score.as_deref())
         .bind(now_ms())
         .bind(&job.game_id)
         .bind(job.ply)
         .bind(worker)
+        .bind(&job.moves)
         .execute(&mut *tx)
         .await?;
         if done.rows_affected() != 1 {
@@ -167,7 +197,52 @@ impl JobQueue {
         row.map(|row| row.try_get::<Option<String>, _>("result")).transpose().map_err(StoreError::from)
     }
 
-    /// Removes a game's jobs (the game ended, or its move was played).
+    /// Where `job` stands: done (with what was found), open, or missing (see [`Lookup`]).
+    pub async fn lookup(&self, job: &MoveJob) -> Result<Lookup, StoreError> {
+        let row = sqlx::query(
+            "SELECT status, result, took_ms, score FROM engine_jobs WHERE game_id = $1 AND ply = $2 AND moves = $3",
+        )
+        .bind(&job.game_id)
+        .bind(job.ply)
+        .bind(&job.moves)
+        .fetch_optional(&self.pool)
+        .await?;
+        let Some(row) = row else { return Ok(Lookup::Missing) };
+        if row.try_get::<String, _>("status")? != "done" {
+            return Ok(Lookup::Open);
+        }
+        Ok(Lookup::Done(Found {
+            mv: row.try_get("result")?,
+            score: row.try_get("score")?,
+            took_ms: row.try_get::<Option<i64>, _>("took_ms")?.unwrap_or(0),
+        }))
+    }
+
+    /// Takes `job` out of the queue unless it is done (nobody wants its move any more): a
+    /// worker holding it stops at its next renewal.
+    pub async fn cancel(&self, job: &MoveJob) -> Result<(), StoreError> {
+        sqlx::query(
+            "DELETE FROM engine_jobs WHERE game_id = $1 AND ply = $2 AND moves = $3 AND status <> 'done'",
+        )
+        .bind(&job.game_id)
+        .bind(job.ply)
+        .bind(&job.moves)
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Removes the results finished before `before_ms` (milliseconds since the epoch): read
+    /// long ago, or by nobody (the node that asked died, and the game was resumed elsewhere).
+    pub async fn sweep(&self, before_ms: i64) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM engine_jobs WHERE status = 'done' AND finished_ms < $1")
+            .bind(before_ms)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Removes a game's jobs (the game ended, or left the node's memory).
     pub async fn forget(&self, game_id: &str) -> Result<(), StoreError> {
         sqlx::query("DELETE FROM engine_jobs WHERE game_id = $1").bind(game_id).execute(&self.pool).await?;
         Ok(())
@@ -202,9 +277,9 @@ pub async fn work_one(
 ) -> Result<bool, StoreError> {
     let Some(taken) = queue.take(worker, lease).await? else { return Ok(false) };
     let job = taken.job;
-    let result = match job_game(&job) {
+    let found = match job_game(&job) {
         // A job no worker could do is finished without a move: the node plays any legal one.
-        Err(_) => None,
+        Err(_) => Found::default(),
         Ok(game) => {
             let position = game.position();
             let level = u8::try_from(job.level.clamp(1, 9)).unwrap_or(1);
@@ -221,7 +296,11 @@ pub async fn work_one(
             renewals.tick().await;
             loop {
                 tokio::select! {
-                    thought = &mut think => break thought.choice.map(|c| crate::pdn::move_text(&position, &c.mv)),
+                    thought = &mut think => break Found {
+                        mv: thought.choice.map(|c| crate::pdn::move_text(&position, &c.mv)),
+                        score: thought.choice.and_then(|c| c.score).map(|s| s.to_string()),
+                        took_ms: i64::try_from(thought.took.as_millis()).unwrap_or(i64::MAX),
+                    },
                     _ = renewals.tick() => {
                         if !queue.renew(&job, worker, lease).await? {
                             return Ok(true); // another worker holds it now
@@ -231,7 +310,7 @@ pub async fn work_one(
             }
         }
     };
-    queue.finish(&job, worker, result.as_deref()).await?;
+    queue.finish(&job, worker, &found).await?;
     Ok(true)
 }
 
