@@ -10,8 +10,13 @@
 //! shallower moves rather than late ones. A computer's clock is charged for its own search
 //! only, never for the wait ([`Thought::took`]); and a client may have at most
 //! [`MAX_COMPUTER_GAMES`] games against the computer in play at once.
+//!
+//! With [`EngineWorkers::External`] (PostgreSQL only), the computer's moves are not searched
+//! here but by `checkers worker` processes, through the database's job queue (`jobs`,
+//! `remote`); the node's own threads then run only draw answers, reviews and lines.
 
 pub mod jobs;
+mod remote;
 mod schedule;
 
 use std::collections::{HashMap, VecDeque};
@@ -28,6 +33,8 @@ use tokio::sync::oneshot;
 
 use crate::error::{ApiError, ErrorCode};
 use crate::registry::lock;
+use remote::Remote;
+pub use remote::{EngineWorkers, WorkersError};
 use schedule::{Lane, Schedule};
 
 /// The clock the computer plays on, if the game has one.
@@ -102,6 +109,8 @@ struct Players {
 struct Inner {
     shared: Arc<Shared>,
     players: Mutex<Players>,
+    /// The job queue the computer's moves go to, with external engine workers.
+    remote: Option<Remote>,
 }
 
 impl Drop for Inner {
@@ -143,6 +152,25 @@ pub struct Thought {
 impl ComputerPool {
     /// A pool of `threads` workers for any job and one more for short jobs only.
     pub fn new(threads: usize) -> ComputerPool {
+        ComputerPool::with_remote(threads, None)
+    }
+
+    /// A node's pool: [`ComputerPool::new`], whose computer moves go, with external
+    /// `workers`, to the job queue of the PostgreSQL database at `db` (its schema up to date).
+    pub async fn for_node(
+        threads: usize,
+        workers: EngineWorkers,
+        db: &str,
+    ) -> Result<ComputerPool, WorkersError> {
+        workers.check_database(db)?;
+        let remote = match workers {
+            EngineWorkers::Local => None,
+            EngineWorkers::External => Some(Remote::connect(&crate::database_url::normalise_url(db)?).await?),
+        };
+        Ok(ComputerPool::with_remote(threads, remote))
+    }
+
+    fn with_remote(threads: usize, remote: Option<Remote>) -> ComputerPool {
         // Solved in the background; the first search that needs it waits.
         std::thread::spawn(|| {
             for variant in [checkers_rules::Variant::English, checkers_rules::Variant::Russian] {
@@ -164,7 +192,7 @@ impl ComputerPool {
                 .spawn(move || work(&shared, takes_long))
                 .expect("an engine thread starts");
         }
-        ComputerPool { inner: Arc::new(Inner { shared, players: Mutex::default() }) }
+        ComputerPool { inner: Arc::new(Inner { shared, players: Mutex::default(), remote }) }
     }
 
     /// Engine jobs started so far (searches, judgements, reviews): what tests count.
@@ -177,10 +205,12 @@ impl ComputerPool {
         lock(&self.inner.shared.queue).schedule.waiting(Lane::Long)
     }
 
-    /// Jobs of either lane waiting for a worker now.
+    /// Jobs of either lane waiting for a worker now, and the moves this node waits for
+    /// external workers to find.
     pub fn jobs_waiting(&self) -> usize {
+        let remote = self.inner.remote.as_ref().map_or(0, Remote::waiting);
         let queue = lock(&self.inner.shared.queue);
-        queue.schedule.waiting(Lane::Short) + queue.schedule.waiting(Lane::Long)
+        queue.schedule.waiting(Lane::Short) + queue.schedule.waiting(Lane::Long) + remote
     }
 
     /// Counts `game`, against the computer, among `client`'s games in play; refused with
@@ -202,8 +232,12 @@ impl ComputerPool {
         Ok(())
     }
 
-    /// The game is over (or gone from memory): it no longer counts among its client's.
+    /// The game is over (or gone from memory): it no longer counts among its client's, and
+    /// its jobs leave the queue of external workers.
     pub fn release_game(&self, game: &str) {
+        if let Some(remote) = &self.inner.remote {
+            remote.forget(game);
+        }
         let mut players = lock(&self.inner.players);
         if let Some(client) = players.client_of.remove(game) {
             if let Some(games) = players.games_of.get_mut(&client) {
@@ -245,7 +279,8 @@ impl ComputerPool {
 
     /// The computer's move in game `id` (`game`) at `level` (1-9). On a clock, the search
     /// is cut short by [`ThinkClock::budget`], counted from when it starts, not from when it
-    /// was asked for; under overload, sooner.
+    /// was asked for; under overload, sooner. With external workers, a worker searches it
+    /// (seeded by the game and ply, not `seed`), and this waits for one as long as it takes.
     pub async fn think(
         &self,
         id: &str,
@@ -254,7 +289,14 @@ impl ComputerPool {
         clock: Option<ThinkClock>,
         seed: u64,
     ) -> Thought {
-        self.think_for(id, game, level, clock.map(ThinkClock::budget), seed).await
+        let budget = clock.map(ThinkClock::budget);
+        if let Some(remote) = &self.inner.remote {
+            // A game a worker could not rebuild from its moves is searched here.
+            if let Some(job) = remote::move_job(id, &game, level, budget) {
+                return remote.think(job, &game).await;
+            }
+        }
+        self.think_for(id, game, level, budget, seed).await
     }
 
     /// [`ComputerPool::think`] with the search's time budget given (a job of the queue).
