@@ -11,12 +11,13 @@
 //! only, never for the wait ([`Thought::took`]); and a client may have at most
 //! [`MAX_COMPUTER_GAMES`] games against the computer in play at once.
 //!
-//! With [`EngineWorkers::External`] (PostgreSQL only), the computer's moves are not searched
-//! here but by `checkers worker` processes, through the database's job queue (`jobs`,
-//! `remote`); the node's own threads then run only draw answers, reviews and lines.
+//! With [`EngineWorkers::External`] (PostgreSQL only), the computer's moves, reviews and
+//! lines are not searched here but by `checkers worker` processes, through the database's job
+//! queue (`jobs`, `remote`, `results`); the node's own threads then run only draw answers.
 
 pub mod jobs;
 mod remote;
+mod results;
 mod schedule;
 
 use std::collections::{HashMap, VecDeque};
@@ -290,13 +291,10 @@ impl ComputerPool {
         seed: u64,
     ) -> Thought {
         let budget = clock.map(ThinkClock::budget);
-        if let Some(remote) = &self.inner.remote {
-            // A game a worker could not rebuild from its moves is searched here.
-            if let Some(job) = remote::move_job(id, &game, level, budget) {
-                return remote.think(job, &game).await;
-            }
+        match &self.inner.remote {
+            Some(remote) => remote.think(remote::move_job(id, &game, level, budget), &game).await,
+            None => self.think_for(id, game, level, budget, seed).await,
         }
-        self.think_for(id, game, level, budget, seed).await
     }
 
     /// [`ComputerPool::think`] with the search's time budget given (a job of the queue).
@@ -353,8 +351,13 @@ impl ComputerPool {
     }
 
     /// Every move of `game` judged by the engine at `nodes` a position (the same review every
-    /// time: the engine starts it afresh). `None` if the pool is shut down.
+    /// time: the engine starts it afresh). `None` if the pool is shut down (or a worker's
+    /// result does not fit the game). With external workers, a worker reviews it.
     pub async fn review(&self, game: Game, nodes: u64) -> Option<Vec<MoveReview>> {
+        if let Some(remote) = &self.inner.remote {
+            let found = remote.run(remote::review_job(&game, nodes)).await;
+            return results::read_review(&game, &found.result?);
+        }
         self.run(Requester::Reviews, Lane::Long, move |engine, _| {
             review_game(engine, &game.start(), game.moves(), &Limits::nodes(nodes), &mut |_| {})
         })
@@ -364,7 +367,9 @@ impl ComputerPool {
     /// The engine's `count` best moves in `position` (reached through `history`), each with
     /// its score and line, from a search of `nodes` (the same lines every time: the engine
     /// starts afresh). Best first; one line when the move is forced, none when there is no
-    /// move. `None` if the pool is shut down.
+    /// move. `None` if the pool is shut down (or a worker's result does not fit). With
+    /// external workers, a worker finds them (unless no move joins the positions of
+    /// `history`: then they are found here).
     pub async fn lines(
         &self,
         position: Position,
@@ -372,6 +377,12 @@ impl ComputerPool {
         nodes: u64,
         count: usize,
     ) -> Option<Vec<SearchInfo>> {
+        if let Some(remote) = &self.inner.remote {
+            if let Some(job) = remote::lines_job(&position, &history, nodes, count) {
+                let found = remote.run(job).await;
+                return results::read_lines(&position, &found.result?);
+            }
+        }
         self.run(Requester::Reviews, Lane::Long, move |engine, _| {
             engine.new_game();
             let mut infos: Vec<SearchInfo> = Vec::new();

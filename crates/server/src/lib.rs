@@ -41,7 +41,7 @@
 //! | [`lifecycle`] | games' quotas per client address and how long waiting games live: [`GameLimits`] |
 //! | [`store`] | the database: migrations, group commit, loading games back, the list of games from its index, errors that never show the password |
 //! | `database_url` | what follows `--db` made a URL, and shown back without its password |
-//! | [`computer`] | the engine's workers: per-client queues taken in turn, short and long searches, the computer's clock charged for its search only, the cap on games against it; `computer::jobs`, the PostgreSQL queue of computer moves for `checkers worker` processes (leases, `FOR UPDATE SKIP LOCKED`, `NOTIFY`); `computer/remote.rs`, a node's side of it with external workers ([`computer::EngineWorkers`]): jobs submitted, results awaited on `NOTIFY` and a poll |
+//! | [`computer`] | the engine's workers: per-client queues taken in turn, short and long searches, the computer's clock charged for its search only, the cap on games against it; `computer::jobs`, the PostgreSQL queue of computer moves for `checkers worker` processes (leases, `FOR UPDATE SKIP LOCKED`, `NOTIFY`); `computer/remote.rs`, a node's side of it with external workers ([`computer::EngineWorkers`]): moves, reviews and lines submitted, results awaited on `NOTIFY` and a poll; `computer/results.rs`, reviews and lines as a job's result text |
 //! | `presence` | which seated players follow their game: connections counted per seat, for claims against a player who left |
 //! | [`pdn`], [`token`] | PDN export; seat tokens, invitations and game ids |
 //! | `accounts`, [`password`] | accounts and sessions: sign-up, log-in and out, the limits per name and address; names, passwords and their Argon2id hashes, on blocking threads |
@@ -142,8 +142,8 @@ pub struct Config {
     /// Engine threads for any search (default: the number of CPUs); one more runs only the
     /// quick ones (low levels, draw answers), so they never wait behind long searches.
     pub engine_threads: Option<usize>,
-    /// Where the computer's moves are searched: on those threads, or by `checkers worker`
-    /// processes through the PostgreSQL job queue (refused on SQLite).
+    /// Where the computer's moves, reviews and lines are searched: on those threads, or by
+    /// `checkers worker` processes through the PostgreSQL job queue (refused on SQLite).
     pub engine_workers: computer::EngineWorkers,
     /// What one client may ask of the server (timeouts, connections, request rates).
     pub limits: ClientLimits,

@@ -11,24 +11,27 @@ mod common;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use checkers_server::computer::jobs::{Found, JobQueue, Lookup, MoveJob, CHANNEL};
+use checkers_server::computer::jobs::{EngineJob, Found, JobQueue, Lookup, CHANNEL};
 use checkers_server::Store;
-use common::{checkers_binary, first_legal, move_message, Client, PgSchema, ServerProcess};
+use common::{
+    checkers_binary, first_legal, move_message, play_line, seated_pair, Client, PgSchema, ServerProcess,
+};
 use serde_json::json;
 
-fn job(game_id: &str, ply: i64) -> MoveJob {
-    MoveJob {
+fn job(game_id: &str, ply: i64) -> EngineJob {
+    EngineJob {
         game_id: game_id.to_string(),
         ply,
         variant: "english".to_string(),
         moves: String::new(),
         level: 3,
         budget_ms: Some(500),
+        ..EngineJob::default()
     }
 }
 
 fn found(mv: &str) -> Found {
-    Found { mv: Some(mv.to_string()), score: None, took_ms: 5 }
+    Found { result: Some(mv.to_string()), score: None, took_ms: 5 }
 }
 
 #[tokio::test]
@@ -102,7 +105,7 @@ async fn a_job_for_other_moves_replaces_the_old_one_and_results_carry_time_and_s
     assert!(!queue.finish(&held.job, "worker-a", &found("22-18")).await.unwrap());
     let again = queue.take("worker-b", lease).await.unwrap().expect("the new job");
     assert_eq!((again.job.clone(), again.attempts), (after.clone(), 1));
-    let answer = Found { mv: Some("22-17".to_string()), score: Some("-35".to_string()), took_ms: 7 };
+    let answer = Found { result: Some("22-17".to_string()), score: Some("-35".to_string()), took_ms: 7 };
     assert!(queue.finish(&again.job, "worker-b", &answer).await.unwrap());
     assert_eq!(queue.lookup(&after).await.unwrap(), Lookup::Done(answer.clone()));
     queue.submit(&after).await.unwrap(); // the same job again: its result stays
@@ -351,4 +354,79 @@ fn external_workers_are_refused_on_sqlite() {
         ServerProcess::try_start_with(&file, &["--engine-workers", "external"]).err().expect("refused");
     assert!(refused.contains("postgres://"), "{refused}");
     assert!(!std::path::Path::new(&file).exists(), "no SQLite file is made for nothing");
+}
+
+/// GETs `path` while no worker runs: no answer comes, its job of `kind` waiting in the queue;
+/// then starts a worker and gives the answer, once the job has left the queue.
+async fn asked_of_a_worker(
+    server: &ServerProcess,
+    schema: &PgSchema,
+    lookup: &sqlx::PgPool,
+    path: String,
+    kind: &str,
+) -> (u16, String) {
+    let addr = server.addr;
+    // A build of the worker without optimisation takes tens of seconds over a review.
+    let answer =
+        tokio::task::spawn_blocking(move || common::http_get_within(addr, &path, Duration::from_secs(300)));
+    let count = |status: &'static str| async move {
+        sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM engine_jobs WHERE kind = $1 AND status LIKE $2")
+            .bind(kind)
+            .bind(status)
+            .fetch_one(lookup)
+            .await
+            .unwrap()
+    };
+    wait_for(&format!("a {kind} job"), || async { (count("waiting").await == 1).then_some(()) }).await;
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    assert!(!answer.is_finished(), "the {kind} came without a worker");
+    let _worker = start_worker(&schema.url, 10_000, 0);
+    let answer = answer.await.unwrap();
+    wait_for(&format!("the {kind} job to leave the queue"), || async {
+        (count("%").await == 0).then_some(())
+    })
+    .await;
+    answer
+}
+
+/// Reviews and best lines on `checkers serve --engine-workers external` come from a worker:
+/// without one they wait in the queue; with one, they are what the node's own engine finds
+/// (the same blunder and the same best move as the in-process review test finds).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reviews_and_lines_are_found_by_external_workers() {
+    let Some(schema) = PgSchema::new().await else { return };
+    let server = ServerProcess::try_start_with(&schema.url, &["--engine-workers", "external"])
+        .unwrap_or_else(|why| panic!("{why}"));
+    let lookup = sqlx::PgPool::connect(&schema.url).await.unwrap();
+    // Ann plays Black (first in English), Bob White; Ann's 11-16 walks into a shot.
+    let (mut ann, ann_token, mut bob, bob_token, game) =
+        seated_pair(server.addr, "friend", "english", "black").await;
+    let line = ["11-15", "23-19", "8-11", "22-17", "4-8", "17-13", "11-16"];
+    play_line(&game, &line, (&mut ann, &ann_token), (&mut bob, &bob_token)).await;
+    let resigned = ann.request(json!({"t": "resign", "game": game, "token": ann_token})).await;
+    assert_eq!(resigned["t"], "ok", "{resigned}");
+
+    let review = format!("/games/{game}/review");
+    let (status, body) = asked_of_a_worker(&server, &schema, &lookup, review, "review").await;
+    assert_eq!(status, 200, "{body}");
+    let review: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let moves = review["moves"].as_array().unwrap();
+    let texts: Vec<&str> = moves.iter().map(|m| m["text"].as_str().unwrap()).collect();
+    assert_eq!(texts, line);
+    let shot = &moves[6];
+    assert_eq!((shot["verdict"].as_str(), shot["best"].as_str()), (Some("blunder"), Some("15-18")), "{shot}");
+    assert_eq!(review["black"]["blunders"], 1, "{review}");
+
+    let lines = format!("/games/{game}/lines?ply=6");
+    let (status, body) = asked_of_a_worker(&server, &schema, &lookup, lines, "lines").await;
+    assert_eq!(status, 200, "{body}");
+    let analysed: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let firsts: Vec<&str> =
+        analysed["lines"].as_array().unwrap().iter().map(|l| l["move"].as_str().unwrap()).collect();
+    assert_eq!(firsts.len(), 3, "{analysed}");
+    assert_eq!(firsts[0], "15-18", "{analysed}");
+    ann.close().await;
+    bob.close().await;
+    lookup.close().await;
+    drop(server);
 }

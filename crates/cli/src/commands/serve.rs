@@ -23,9 +23,9 @@ pub struct Args {
     /// runs only quick searches (low levels, draw answers).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
     engine_threads: Option<u16>,
-    /// Where the computer's moves are searched: `local`, on the engine threads; `external`, by
-    /// `checkers worker` processes through the PostgreSQL database's job queue (postgres://
-    /// only; draw answers, reviews and lines stay on the engine threads).
+    /// Where the computer's moves, reviews and lines are searched: `local`, on the engine
+    /// threads; `external`, by `checkers worker` processes through the PostgreSQL database's
+    /// job queue (postgres:// only; draw answers stay on the engine threads).
     #[arg(long, value_enum, default_value_t = EngineWorkers::Local)]
     engine_workers: EngineWorkers,
     /// A site whose pages may also use this server's WebSocket, as its origin

@@ -1,15 +1,17 @@
-//! Computer moves found by `checkers worker` processes (`checkers serve --engine-workers
-//! external`): the node puts each move to find in the PostgreSQL job queue ([`super::jobs`])
-//! and waits for a worker's result, woken by the queue's `NOTIFY` and looking every
-//! [`POLL`] besides, so a notification lost (a dropped connection) only delays the move.
+//! Computer moves, reviews and best lines found by `checkers worker` processes (`checkers
+//! serve --engine-workers external`): the node puts each in the PostgreSQL job queue
+//! ([`super::jobs`]) and waits for a worker's result, woken by the queue's `NOTIFY` and
+//! looking every [`POLL`] besides, so a notification lost (a dropped connection) only delays
+//! it.
 //!
 //! A notification only wakes the game it names to read its result from the database: a
 //! payload of another schema's game, or a forged one, costs a read and changes nothing; and
 //! whatever the result says, the game's actor plays only a legal move. The computer's clock
 //! is charged the worker's search ([`Found::took_ms`]), never the wait for a worker. A wait
-//! dropped (the game moved on) takes its job out of the queue unless it is done; a game's jobs
-//! are forgotten when it ends or leaves the node's memory, and results nobody read (their
-//! node died) are swept after [`SWEEP_AFTER`].
+//! dropped (the game moved on, the asker went away) takes its job out of the queue unless it is
+//! done; a game's move jobs are forgotten when it ends or leaves the node's memory, a review or
+//! lines job once read, and results nobody read (their node died) are swept after
+//! [`SWEEP_AFTER`].
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
@@ -19,7 +21,7 @@ use checkers_engine::{Choice, Score};
 use checkers_rules::{Game, Position};
 use tokio::sync::Notify;
 
-use super::jobs::{Found, JobQueue, Lookup, MoveJob, CHANNEL};
+use super::jobs::{EngineJob, Found, JobKind, JobQueue, Lookup, CHANNEL};
 use super::Thought;
 use crate::registry::lock;
 use crate::store::{now_ms, StoreError};
@@ -40,7 +42,8 @@ pub enum EngineWorkers {
     #[default]
     Local,
     /// By `checkers worker` processes, through the job queue of the node's PostgreSQL
-    /// database. Draw answers, reviews and analysis lines still run on the node's threads.
+    /// database, with reviews and analysis lines; draw answers (short searches) still run on
+    /// the node's threads.
     External,
 }
 
@@ -67,8 +70,9 @@ impl EngineWorkers {
     }
 }
 
-/// The waits in progress, by `game_id:ply` (the payload of the job's `NOTIFY`).
-type Waiters = Mutex<HashMap<String, Arc<Notify>>>;
+/// The waits in progress, by `game_id:ply` (the payload of the job's `NOTIFY`), with their
+/// jobs' kinds.
+type Waiters = Mutex<HashMap<String, (JobKind, Arc<Notify>)>>;
 
 /// A node's side of the job queue.
 pub(super) struct Remote {
@@ -97,16 +101,23 @@ impl Remote {
 
     /// Moves this node waits for a worker to find.
     pub(super) fn waiting(&self) -> usize {
-        lock(&self.waiters).len()
+        lock(&self.waiters).values().filter(|(kind, _)| *kind == JobKind::Move).count()
     }
 
     /// Puts `job` (a move of `game`) in the queue and waits for its result, however long it
     /// takes (no worker running: for ever).
-    pub(super) async fn think(&self, job: MoveJob, game: &Game) -> Thought {
+    pub(super) async fn think(&self, job: EngineJob, game: &Game) -> Thought {
+        thought(&game.position(), self.run(job).await)
+    }
+
+    /// Puts `job` in the queue and waits for what a worker finds, however long it takes.
+    pub(super) async fn run(&self, job: EngineJob) -> Found {
         let key = format!("{}:{}", job.game_id, job.ply);
         let wake = Arc::new(Notify::new());
-        lock(&self.waiters).insert(key.clone(), wake.clone());
-        lock(&self.games).insert(job.game_id.clone());
+        lock(&self.waiters).insert(key.clone(), (job.kind, wake.clone()));
+        if job.kind == JobKind::Move {
+            lock(&self.games).insert(job.game_id.clone());
+        }
         let mut pending = Pending { remote: self, key, wake: wake.clone(), job: Some(job.clone()) };
         let mut submitted = false;
         let mut failing = false;
@@ -121,7 +132,11 @@ impl Remote {
             match step.await {
                 Ok(Lookup::Done(found)) => {
                     pending.job = None;
-                    return thought(&game.position(), found);
+                    // A game's moves stay until it ends; nothing else asks for the others.
+                    if job.kind != JobKind::Move {
+                        self.delete(job.game_id.clone());
+                    }
+                    return found;
                 }
                 Ok(Lookup::Open) => failing = false,
                 // Forgotten or replaced meanwhile (another node's doing): asked for again.
@@ -142,10 +157,14 @@ impl Remote {
 
     /// The game ended or left memory: its jobs leave the queue.
     pub(super) fn forget(&self, game_id: &str) {
-        if !lock(&self.games).remove(game_id) {
-            return;
+        if lock(&self.games).remove(game_id) {
+            self.delete(game_id.to_string());
         }
-        let (queue, game_id) = (self.queue.clone(), game_id.to_string());
+    }
+
+    /// Deletes the jobs of `game_id`, in the background.
+    fn delete(&self, game_id: String) {
+        let queue = self.queue.clone();
         spawn_if_running(async move {
             if let Err(e) = queue.forget(&game_id).await {
                 tracing::warn!("engine job queue, forgetting game {game_id}: {e}");
@@ -160,14 +179,14 @@ struct Pending<'a> {
     key: String,
     wake: Arc<Notify>,
     /// The job, until its result is read.
-    job: Option<MoveJob>,
+    job: Option<EngineJob>,
 }
 
 impl Drop for Pending<'_> {
     fn drop(&mut self) {
         let mut waiters = lock(&self.remote.waiters);
         // Another wait for the same move may have taken the place since.
-        if waiters.get(&self.key).is_some_and(|w| Arc::ptr_eq(w, &self.wake)) {
+        if waiters.get(&self.key).is_some_and(|(_, w)| Arc::ptr_eq(w, &self.wake)) {
             waiters.remove(&self.key);
         }
         drop(waiters);
@@ -190,32 +209,81 @@ fn spawn_if_running(task: impl std::future::Future<Output = ()> + Send + 'static
     }
 }
 
-/// The job of finding the computer's move in `game`, or `None` when a worker could not
-/// rebuild the game from its moves (it did not begin at the variant's starting position).
-pub(super) fn move_job(game_id: &str, game: &Game, level: u8, budget: Option<Duration>) -> Option<MoveJob> {
-    if game.start() != Position::start(game.variant()) {
-        return None;
-    }
+/// A job of `kind` on `game`: its start and moves, as a worker rebuilds it.
+fn game_job(kind: JobKind, game: &Game) -> EngineJob {
+    let start = game.start();
     let moves: Vec<String> = game
         .moves()
         .iter()
         .zip(game.positions())
         .map(|(mv, before)| crate::pdn::move_text(before, mv))
         .collect();
-    Some(MoveJob {
-        game_id: game_id.to_string(),
+    EngineJob {
         ply: moves.len() as i64,
+        kind,
         variant: game.variant().to_string(),
+        start_fen: (start != Position::start(game.variant())).then(|| start.to_fen()),
         moves: moves.join(" "),
+        ..EngineJob::default()
+    }
+}
+
+/// The job of finding the computer's move in game `game_id`.
+pub(super) fn move_job(game_id: &str, game: &Game, level: u8, budget: Option<Duration>) -> EngineJob {
+    EngineJob {
+        game_id: game_id.to_string(),
         level: i64::from(level),
         budget_ms: budget.map(|b| i64::try_from(b.as_millis()).unwrap_or(i64::MAX)),
-    })
+        ..game_job(JobKind::Move, game)
+    }
+}
+
+/// Names a review or lines job by what it asks: the same question is the same job.
+fn named(mut job: EngineJob) -> EngineJob {
+    let question = format!(
+        "{}|{}|{}|{}|{:?}|{:?}",
+        job.kind.name(),
+        job.variant,
+        job.start_fen.as_deref().unwrap_or(""),
+        job.moves,
+        job.nodes,
+        job.lines
+    );
+    job.game_id = format!("{}-{}", job.kind.name(), &crate::token::hash_token(&question)[..32]);
+    job
+}
+
+/// The job of reviewing `game` at `nodes` a position.
+pub(super) fn review_job(game: &Game, nodes: u64) -> EngineJob {
+    named(EngineJob { nodes: Some(nodes as i64), ..game_job(JobKind::Review, game) })
+}
+
+/// The job of finding the `count` best lines in `position` reached through `history`, or
+/// `None` when no move leads from each position of `history` to the next (a worker rebuilds
+/// the positions from the first one and the moves).
+pub(super) fn lines_job(
+    position: &Position,
+    history: &[Position],
+    nodes: u64,
+    count: usize,
+) -> Option<EngineJob> {
+    let mut game = Game::from_position(*history.first().unwrap_or(position));
+    for next in history.iter().skip(1).chain(history.first().map(|_| position)) {
+        let before = game.position();
+        let mv = before.legal_moves().iter().copied().find(|mv| before.play_unchecked(mv) == *next)?;
+        game.play(mv).ok()?;
+    }
+    Some(named(EngineJob {
+        nodes: Some(nodes as i64),
+        lines: Some(count as i64),
+        ..game_job(JobKind::Lines, &game)
+    }))
 }
 
 /// What a worker found, as the actor takes it: a move that does not parse as a legal move of
 /// `position` is no move (the actor then plays any legal one).
 fn thought(position: &Position, found: Found) -> Thought {
-    let mv = found.mv.and_then(|text| position.parse_move(&text).ok());
+    let mv = found.result.and_then(|text| position.parse_move(&text).ok());
     let score = found.score.and_then(|text| text.parse::<Score>().ok());
     Thought {
         choice: mv.map(|mv| Choice { mv, score }),
@@ -246,7 +314,7 @@ async fn listen(url: String, waiters: Arc<Waiters>, queue: JobQueue) {
             tokio::select! {
                 heard = listener.recv() => match heard {
                     Ok(notification) => {
-                        if let Some(wake) = lock(&waiters).get(notification.payload()) {
+                        if let Some((_, wake)) = lock(&waiters).get(notification.payload()) {
                             wake.notify_one();
                         }
                     }
@@ -276,30 +344,63 @@ mod tests {
         let mut game = Game::new(checkers_rules::Variant::Russian);
         game.play_text("c3-d4").unwrap();
         game.play_text("f6-e5").unwrap();
-        let job = move_job("g", &game, 3, Some(Duration::from_millis(1500))).unwrap();
+        let job = move_job("g", &game, 3, Some(Duration::from_millis(1500)));
         assert_eq!((job.ply, job.variant.as_str(), job.moves.as_str()), (2, "russian", "c3-d4 f6-e5"));
         assert_eq!((job.level, job.budget_ms), (3, Some(1500)));
         let rebuilt = super::super::jobs::job_game(&job).unwrap();
         assert_eq!(rebuilt.position(), game.position());
         // A capture, written with `:` as Russian players do, reads back.
         game.play_text("d4:f6").unwrap();
-        let job = move_job("g", &game, 3, None).unwrap();
+        let job = move_job("g", &game, 3, None);
         assert_eq!(super::super::jobs::job_game(&job).unwrap().position(), game.position());
+        assert_eq!(job.start_fen, None);
     }
 
     #[test]
-    fn a_game_from_another_start_is_no_job() {
+    fn a_game_from_another_start_carries_it() {
         let mut game = Game::new(checkers_rules::Variant::English);
         game.play_text("11-15").unwrap();
-        let later = Game::from_position(game.position());
-        assert!(move_job("g", &later, 1, None).is_none());
+        let mut later = Game::from_position(game.position());
+        later.play_text("23-19").unwrap();
+        let job = move_job("g", &later, 1, None);
+        assert_eq!((job.start_fen, job.moves.as_str()), (Some(game.position().to_fen()), "23-19"));
+        let rebuilt = super::super::jobs::job_game(&move_job("g", &later, 1, None)).unwrap();
+        assert_eq!(rebuilt.positions(), later.positions());
+    }
+
+    #[test]
+    fn reviews_and_lines_are_named_by_what_they_ask() {
+        let mut game = Game::new(checkers_rules::Variant::English);
+        for text in ["11-15", "23-19", "8-11"] {
+            game.play_text(text).unwrap();
+        }
+        let review = review_job(&game, 1000);
+        assert_eq!(
+            (review.kind, review.nodes, review.moves.as_str()),
+            (JobKind::Review, Some(1000), "11-15 23-19 8-11")
+        );
+        assert!(review.game_id.starts_with("review-"), "{}", review.game_id);
+        assert_eq!(review_job(&game, 1000), review, "the same question, the same job");
+        assert_ne!(review_job(&game, 2000).game_id, review.game_id);
+
+        // The lines of the position after two moves, reached through the first two positions.
+        let positions = game.positions();
+        let lines = lines_job(&positions[2], &positions[..2], 500, 3).expect("a line of moves");
+        assert_eq!((lines.kind, lines.moves.as_str(), lines.lines), (JobKind::Lines, "11-15 23-19", Some(3)));
+        let rebuilt = super::super::jobs::job_game(&lines).unwrap();
+        assert_eq!(rebuilt.positions(), &positions[..3]);
+        // A position given alone (the analysis board's FEN) is the game's start.
+        let alone = lines_job(&positions[3], &[], 500, 3).unwrap();
+        assert_eq!((alone.start_fen, alone.moves.as_str()), (Some(positions[3].to_fen()), ""));
+        // Positions no move joins are searched on the node.
+        assert!(lines_job(&positions[3], &positions[..1], 500, 3).is_none());
     }
 
     #[test]
     fn a_result_is_taken_only_as_a_legal_move() {
         let position = Position::start(checkers_rules::Variant::English);
         let found = |mv: &str, score: Option<&str>| Found {
-            mv: Some(mv.to_string()),
+            result: Some(mv.to_string()),
             score: score.map(str::to_string),
             took_ms: 42,
         };
