@@ -406,8 +406,8 @@ pub const DEFAULT_LEASE: Duration = Duration::from_secs(10);
 /// How often an idle worker looks for jobs when no `NOTIFY` woke it.
 const IDLE_POLL: Duration = Duration::from_millis(500);
 
-/// `checkers worker`: takes jobs from the queue of the PostgreSQL database at `url` and finds
-/// their moves on `threads` engine threads, until the process is stopped.
+/// `checkers worker`: takes jobs from the queue of the PostgreSQL database at `url` and does
+/// them on `threads` engine threads, until the process is stopped.
 pub fn run_worker(url: &str, threads: usize) -> Result<(), StoreError> {
     let runtime = tokio::runtime::Runtime::new()
         .map_err(|e| StoreError::Open { url: String::new(), cause: e.to_string() })?;
