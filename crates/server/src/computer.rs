@@ -10,8 +10,14 @@
 //! shallower moves rather than late ones. A computer's clock is charged for its own search
 //! only, never for the wait ([`Thought::took`]); and a client may have at most
 //! [`MAX_COMPUTER_GAMES`] games against the computer in play at once.
+//!
+//! With [`EngineWorkers::External`] (PostgreSQL only), the computer's moves, reviews and
+//! lines are not searched here but by `checkers worker` processes, through the database's job
+//! queue (`jobs`, `remote`, `results`); the node's own threads then run only draw answers.
 
 pub mod jobs;
+mod remote;
+mod results;
 mod schedule;
 
 use std::collections::{HashMap, VecDeque};
@@ -28,6 +34,8 @@ use tokio::sync::oneshot;
 
 use crate::error::{ApiError, ErrorCode};
 use crate::registry::lock;
+use remote::Remote;
+pub use remote::{EngineWorkers, WorkersError};
 use schedule::{Lane, Schedule};
 
 /// The clock the computer plays on, if the game has one.
@@ -102,6 +110,8 @@ struct Players {
 struct Inner {
     shared: Arc<Shared>,
     players: Mutex<Players>,
+    /// The job queue the computer's moves go to, with external engine workers.
+    remote: Option<Remote>,
 }
 
 impl Drop for Inner {
@@ -143,6 +153,25 @@ pub struct Thought {
 impl ComputerPool {
     /// A pool of `threads` workers for any job and one more for short jobs only.
     pub fn new(threads: usize) -> ComputerPool {
+        ComputerPool::with_remote(threads, None)
+    }
+
+    /// A node's pool: [`ComputerPool::new`], whose computer moves go, with external
+    /// `workers`, to the job queue of the PostgreSQL database at `db` (its schema up to date).
+    pub async fn for_node(
+        threads: usize,
+        workers: EngineWorkers,
+        db: &str,
+    ) -> Result<ComputerPool, WorkersError> {
+        workers.check_database(db)?;
+        let remote = match workers {
+            EngineWorkers::Local => None,
+            EngineWorkers::External => Some(Remote::connect(&crate::database_url::normalise_url(db)?).await?),
+        };
+        Ok(ComputerPool::with_remote(threads, remote))
+    }
+
+    fn with_remote(threads: usize, remote: Option<Remote>) -> ComputerPool {
         // Solved in the background; the first search that needs it waits.
         std::thread::spawn(|| {
             for variant in [checkers_rules::Variant::English, checkers_rules::Variant::Russian] {
@@ -164,7 +193,7 @@ impl ComputerPool {
                 .spawn(move || work(&shared, takes_long))
                 .expect("an engine thread starts");
         }
-        ComputerPool { inner: Arc::new(Inner { shared, players: Mutex::default() }) }
+        ComputerPool { inner: Arc::new(Inner { shared, players: Mutex::default(), remote }) }
     }
 
     /// Engine jobs started so far (searches, judgements, reviews): what tests count.
@@ -177,10 +206,12 @@ impl ComputerPool {
         lock(&self.inner.shared.queue).schedule.waiting(Lane::Long)
     }
 
-    /// Jobs of either lane waiting for a worker now.
+    /// Jobs of either lane waiting for a worker now, and the moves this node waits for
+    /// external workers to find.
     pub fn jobs_waiting(&self) -> usize {
+        let remote = self.inner.remote.as_ref().map_or(0, Remote::waiting);
         let queue = lock(&self.inner.shared.queue);
-        queue.schedule.waiting(Lane::Short) + queue.schedule.waiting(Lane::Long)
+        queue.schedule.waiting(Lane::Short) + queue.schedule.waiting(Lane::Long) + remote
     }
 
     /// Counts `game`, against the computer, among `client`'s games in play; refused with
@@ -202,8 +233,12 @@ impl ComputerPool {
         Ok(())
     }
 
-    /// The game is over (or gone from memory): it no longer counts among its client's.
+    /// The game is over (or gone from memory): it no longer counts among its client's, and
+    /// its jobs leave the queue of external workers.
     pub fn release_game(&self, game: &str) {
+        if let Some(remote) = &self.inner.remote {
+            remote.forget(game);
+        }
         let mut players = lock(&self.inner.players);
         if let Some(client) = players.client_of.remove(game) {
             if let Some(games) = players.games_of.get_mut(&client) {
@@ -245,7 +280,8 @@ impl ComputerPool {
 
     /// The computer's move in game `id` (`game`) at `level` (1-9). On a clock, the search
     /// is cut short by [`ThinkClock::budget`], counted from when it starts, not from when it
-    /// was asked for; under overload, sooner.
+    /// was asked for; under overload, sooner. With external workers, a worker searches it
+    /// (seeded by the game and ply, not `seed`), and this waits for one as long as it takes.
     pub async fn think(
         &self,
         id: &str,
@@ -254,7 +290,11 @@ impl ComputerPool {
         clock: Option<ThinkClock>,
         seed: u64,
     ) -> Thought {
-        self.think_for(id, game, level, clock.map(ThinkClock::budget), seed).await
+        let budget = clock.map(ThinkClock::budget);
+        match &self.inner.remote {
+            Some(remote) => remote.think(remote::move_job(id, &game, level, budget), &game).await,
+            None => self.think_for(id, game, level, budget, seed).await,
+        }
     }
 
     /// [`ComputerPool::think`] with the search's time budget given (a job of the queue).
@@ -311,8 +351,13 @@ impl ComputerPool {
     }
 
     /// Every move of `game` judged by the engine at `nodes` a position (the same review every
-    /// time: the engine starts it afresh). `None` if the pool is shut down.
+    /// time: the engine starts it afresh). `None` if the pool is shut down (or a worker's
+    /// result does not fit the game). With external workers, a worker reviews it.
     pub async fn review(&self, game: Game, nodes: u64) -> Option<Vec<MoveReview>> {
+        if let Some(remote) = &self.inner.remote {
+            let found = remote.run(remote::review_job(&game, nodes)).await;
+            return results::read_review(&game, &found.result?);
+        }
         self.run(Requester::Reviews, Lane::Long, move |engine, _| {
             review_game(engine, &game.start(), game.moves(), &Limits::nodes(nodes), &mut |_| {})
         })
@@ -322,7 +367,9 @@ impl ComputerPool {
     /// The engine's `count` best moves in `position` (reached through `history`), each with
     /// its score and line, from a search of `nodes` (the same lines every time: the engine
     /// starts afresh). Best first; one line when the move is forced, none when there is no
-    /// move. `None` if the pool is shut down.
+    /// move. `None` if the pool is shut down (or a worker's result does not fit). With
+    /// external workers, a worker finds them (unless no move joins the positions of
+    /// `history`: then they are found here).
     pub async fn lines(
         &self,
         position: Position,
@@ -330,6 +377,12 @@ impl ComputerPool {
         nodes: u64,
         count: usize,
     ) -> Option<Vec<SearchInfo>> {
+        if let Some(remote) = &self.inner.remote {
+            if let Some(job) = remote::lines_job(&position, &history, nodes, count) {
+                let found = remote.run(job).await;
+                return results::read_lines(&position, &found.result?);
+            }
+        }
         self.run(Requester::Reviews, Lane::Long, move |engine, _| {
             engine.new_game();
             let mut infos: Vec<SearchInfo> = Vec::new();

@@ -4,7 +4,8 @@
 //! or the computer, watch games live and download them as PDN, with the web page compiled in.
 //! The rules library referees every move; the engine plays the computer's side on threads of
 //! its own, shared fairly between clients (their searches take turns, the quick ones never wait
-//! behind the long ones, and a client has at most four games against the computer at once);
+//! behind the long ones, and a client has at most four games against the computer at once),
+//! or, on PostgreSQL if asked, in `checkers worker` processes on any machine (a job queue);
 //! every game, seat and move is kept in a database (a SQLite file by default, PostgreSQL given
 //! a `postgres://` URL) and a move is confirmed only once committed, so a restart, even after
 //! `kill -9`, loses no confirmed move and unfinished games go on (a running clock resumes from
@@ -44,7 +45,7 @@
 //! | [`lifecycle`] | games' quotas per client address and how long waiting games live: [`GameLimits`] |
 //! | [`store`] | the database: migrations, group commit, loading games back, the list of games from its index, errors that never show the password |
 //! | `database_url` | what follows `--db` made a URL, and shown back without its password |
-//! | [`computer`] | the engine's workers: per-client queues taken in turn, short and long searches, the computer's clock charged for its search only, the cap on games against it; `computer::jobs`, the PostgreSQL queue of computer moves for `checkers worker` processes (leases, `FOR UPDATE SKIP LOCKED`, `NOTIFY`) |
+//! | [`computer`] | the engine's workers: per-client queues taken in turn, short and long searches, the computer's clock charged for its search only, the cap on games against it; `computer::jobs`, the PostgreSQL queue of computer moves for `checkers worker` processes (leases, `FOR UPDATE SKIP LOCKED`, `NOTIFY`); `computer/remote.rs`, a node's side of it with external workers ([`computer::EngineWorkers`]): moves, reviews and lines submitted, results awaited on `NOTIFY` and a poll; `computer/results.rs`, reviews and lines as a job's result text |
 //! | `presence` | which seated players follow their game: connections counted per seat, for claims against a player who left |
 //! | [`pdn`], [`token`] | PDN export; seat tokens, invitations and game ids |
 //! | `accounts`, [`password`] | accounts and sessions: sign-up, log-in and out, the limits per name and address; names, passwords and their Argon2id hashes, on blocking threads |
@@ -146,6 +147,9 @@ pub struct Config {
     /// Engine threads for any search (default: the number of CPUs); one more runs only the
     /// quick ones (low levels, draw answers), so they never wait behind long searches.
     pub engine_threads: Option<usize>,
+    /// Where the computer's moves, reviews and lines are searched: on those threads, or by
+    /// `checkers worker` processes through the PostgreSQL job queue (refused on SQLite).
+    pub engine_workers: computer::EngineWorkers,
     /// What one client may ask of the server (timeouts, connections, request rates).
     pub limits: ClientLimits,
     /// Origins (`https://example.com`) whose pages may open the WebSocket besides the server's
@@ -167,6 +171,7 @@ impl Default for Config {
             addr: "127.0.0.1:8080".into(),
             db: "checkers.db".into(),
             engine_threads: None,
+            engine_workers: computer::EngineWorkers::Local,
             limits: ClientLimits::default(),
             allowed_origins: Vec::new(),
             game_limits: GameLimits::default(),
@@ -217,12 +222,15 @@ impl Running {
 /// game is loaded when asked for), binds the address and starts serving; then, in the
 /// background, loads the games that must run (clocks running, computers to move).
 pub async fn start(config: &Config) -> anyhow::Result<Running> {
+    // Before a SQLite file is made for nothing.
+    config.engine_workers.check_database(&config.db)?;
     // The error says which database, without its password.
     let store = Store::open(&config.db).await?;
     let threads = config
         .engine_threads
         .unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
-    let registry = Registry::new(store, computer::ComputerPool::new(threads), config.game_limits.clone());
+    let computer = computer::ComputerPool::for_node(threads, config.engine_workers, &config.db).await?;
+    let registry = Registry::new(store, computer, config.game_limits.clone());
     if database_url::is_postgres(&config.db) {
         let url = database_url::normalise_url(&config.db)?;
         registry.join_cluster(&url).await.context("cannot join the other nodes")?;

@@ -3,37 +3,9 @@
 
 mod common;
 
-use common::{first_legal, http_get, move_message, Client};
+use common::{first_legal, http_get, move_message, play_line, seated_pair, Client};
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
-
-/// Creates a game against a `friend` (joined with its invitation) or `open` (listed), the
-/// creator playing `color`, and seats a second client.
-async fn seated_pair(
-    addr: std::net::SocketAddr,
-    opponent: &str,
-    variant: &str,
-    color: &str,
-) -> (Client, String, Client, String, String) {
-    let mut a = Client::connect(addr).await;
-    let created = a
-        .request(json!({"t": "create", "opponent": opponent, "variant": variant, "color": color, "name": "Ann <b>"}))
-        .await;
-    assert_eq!(created["t"], "seated", "{created}");
-    assert_eq!(created["color"], color);
-    let game = created["game"].as_str().unwrap().to_string();
-    let token_a = created["token"].as_str().unwrap().to_string();
-    let mut b = Client::connect(addr).await;
-    let joined =
-        b.request(json!({"t": "join", "game": game, "name": "Bob", "invite": created["invite"]})).await;
-    assert_eq!(joined["t"], "seated", "{joined}");
-    assert_ne!(joined["color"], color);
-    let token_b = joined["token"].as_str().unwrap().to_string();
-    // Both see the game start.
-    a.state_where(|g| g["status"] == "playing").await;
-    b.state_where(|g| g["status"] == "playing").await;
-    (a, token_a, b, token_b, game)
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_players_play_a_whole_game_while_a_third_watches() {
@@ -362,13 +334,7 @@ async fn a_finished_game_is_reviewed_by_the_engine() {
     let (mut ann, ann_token, mut bob, bob_token, game) =
         seated_pair(addr, "friend", "english", "black").await;
     let line = ["11-15", "23-19", "8-11", "22-17", "4-8", "17-13", "11-16"];
-    for (ply, text) in line.iter().enumerate() {
-        let (client, token) = if ply % 2 == 0 { (&mut ann, &ann_token) } else { (&mut bob, &bob_token) };
-        let reply = client
-            .request(json!({"t": "move", "game": game, "token": token, "text": text, "ply": ply}))
-            .await;
-        assert_eq!(reply["t"], "ok", "{text}: {reply}");
-    }
+    play_line(&game, &line, (&mut ann, &ann_token), (&mut bob, &bob_token)).await;
     // Not while the game is on: a player could ask the engine.
     let (status, body) = http_get(addr, &format!("/games/{game}/review"));
     assert_eq!(status, 409, "{body}");

@@ -23,6 +23,11 @@ pub struct Args {
     /// runs only quick searches (low levels, draw answers).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
     engine_threads: Option<u16>,
+    /// Where the computer's moves, reviews and lines are searched: `local`, on the engine
+    /// threads; `external`, by `checkers worker` processes through the PostgreSQL database's
+    /// job queue (postgres:// only; draw answers stay on the engine threads).
+    #[arg(long, value_enum, default_value_t = EngineWorkers::Local)]
+    engine_workers: EngineWorkers,
     /// A site whose pages may also use this server's WebSocket, as its origin
     /// (`https://example.com`); repeat for several. Pages of the server's own address always may.
     #[arg(long = "allow-origin", value_name = "ORIGIN")]
@@ -52,6 +57,12 @@ pub struct Args {
     /// How the log on stderr is written: plain text, or one JSON object a line.
     #[arg(long, value_enum, default_value_t = LogFormat::Plain)]
     log_format: LogFormat,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum EngineWorkers {
+    Local,
+    External,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
@@ -97,6 +108,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         addr: args.addr,
         db: args.db,
         engine_threads: args.engine_threads.map(usize::from),
+        engine_workers: match args.engine_workers {
+            EngineWorkers::Local => checkers_server::computer::EngineWorkers::Local,
+            EngineWorkers::External => checkers_server::computer::EngineWorkers::External,
+        },
         limits: checkers_server::ClientLimits::default(),
         allowed_origins: args.allow_origins,
         game_limits: GameLimits {

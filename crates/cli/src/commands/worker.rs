@@ -1,5 +1,5 @@
-//! `checkers worker`: an engine worker, finding the computer moves that `checkers serve
-//! --engine-workers external` nodes put in the PostgreSQL job queue.
+//! `checkers worker`: an engine worker, finding the computer moves, reviews and lines that
+//! `checkers serve --engine-workers external` nodes put in the PostgreSQL job queue.
 
 /// Which database's queue to serve, on how many engine threads.
 #[derive(clap::Args, Debug)]

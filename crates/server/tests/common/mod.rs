@@ -162,8 +162,13 @@ pub fn sqlite_file(dir: &tempfile::TempDir) -> String {
 
 /// A plain HTTP GET; returns the status code and body.
 pub fn http_get(addr: SocketAddr, path: &str) -> (u16, String) {
+    http_get_within(addr, path, PATIENCE)
+}
+
+/// [`http_get`], waiting up to `patience` for the answer.
+pub fn http_get_within(addr: SocketAddr, path: &str, patience: Duration) -> (u16, String) {
     let mut stream = TcpStream::connect(addr).expect("http connects");
-    stream.set_read_timeout(Some(PATIENCE)).ok();
+    stream.set_read_timeout(Some(patience)).ok();
     write!(stream, "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").expect("http request");
     let mut response = String::new();
     stream.read_to_string(&mut response).expect("http response");
@@ -376,4 +381,45 @@ pub fn first_legal(state: &Value) -> Value {
 pub fn move_message(game: &str, token: &str, legal: &Value, ply: u64) -> Value {
     json!({"t": "move", "game": game, "token": token, "from": legal["from"], "to": legal["to"],
            "captured": legal["captured"], "ply": ply})
+}
+
+/// Creates a game against a `friend` (joined with its invitation) or `open` (listed), the
+/// creator playing `color`, and seats a second client.
+pub async fn seated_pair(
+    addr: std::net::SocketAddr,
+    opponent: &str,
+    variant: &str,
+    color: &str,
+) -> (Client, String, Client, String, String) {
+    let mut a = Client::connect(addr).await;
+    let created = a
+        .request(json!({"t": "create", "opponent": opponent, "variant": variant, "color": color, "name": "Ann <b>"}))
+        .await;
+    assert_eq!(created["t"], "seated", "{created}");
+    assert_eq!(created["color"], color);
+    let game = created["game"].as_str().unwrap().to_string();
+    let token_a = created["token"].as_str().unwrap().to_string();
+    let mut b = Client::connect(addr).await;
+    let joined =
+        b.request(json!({"t": "join", "game": game, "name": "Bob", "invite": created["invite"]})).await;
+    assert_eq!(joined["t"], "seated", "{joined}");
+    assert_ne!(joined["color"], color);
+    let token_b = joined["token"].as_str().unwrap().to_string();
+    // Both see the game start.
+    a.state_where(|g| g["status"] == "playing").await;
+    b.state_where(|g| g["status"] == "playing").await;
+    (a, token_a, b, token_b, game)
+}
+
+/// Plays `line` (move texts) from the start of `game`: `first` (a client and its seat's token)
+/// moves first, then the players take turns.
+pub async fn play_line(game: &str, line: &[&str], first: (&mut Client, &str), second: (&mut Client, &str)) {
+    let mut players = [first, second];
+    for (ply, text) in line.iter().enumerate() {
+        let (client, token) = &mut players[ply % 2];
+        let reply = client
+            .request(json!({"t": "move", "game": game, "token": token, "text": text, "ply": ply}))
+            .await;
+        assert_eq!(reply["t"], "ok", "{text}: {reply}");
+    }
 }
