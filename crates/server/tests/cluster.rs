@@ -245,3 +245,75 @@ async fn channel_prefix(pool: &sqlx::PgPool) -> String {
         .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
     format!("ck{:08x}", hash as u32)
 }
+
+/// Three nodes whose computer moves are found by one `checkers worker`: a game against the
+/// computer created on node 1 and watched from node 2 goes on through the worker, and after
+/// node 1 is killed with `kill -9`, through the node that takes it over.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_against_the_computer_goes_on_through_the_worker_when_its_node_dies() {
+    let Some(schema) = PgSchema::new().await else { return };
+    let external = ["--engine-workers", "external"];
+    let start =
+        || ServerProcess::try_start_with(&schema.url, &external).unwrap_or_else(|why| panic!("{why}"));
+    let (node1, node2, _node3) = (start(), start(), start());
+    let node1_addr = node1.addr;
+    let mut node1 = Some(node1);
+    let mut worker = std::process::Command::new(common::checkers_binary())
+        .args(["worker", "--db", &schema.url, "--threads", "1"])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .expect("checkers worker starts");
+
+    let mut player = Client::connect(node1_addr).await;
+    let created =
+        player.request(json!({"t": "create", "opponent": "computer", "level": 1, "color": "white"})).await;
+    assert_eq!(created["t"], "seated", "{created}");
+    let mut me = Player {
+        client: player,
+        game: created["game"].as_str().unwrap().into(),
+        token: created["token"].as_str().unwrap().into(),
+    };
+    let mut watcher = Client::connect(node2.addr).await;
+    watcher.request(json!({"t": "watch", "game": me.game})).await;
+    let mut state = me.watch().await;
+    let mut played = 0;
+    for round in 0..8 {
+        if let Some(node) = node1.take_if(|_| round == 4) {
+            node.kill_hard();
+            me.client = Client::connect(node2.addr).await;
+            state = me.watch().await;
+        }
+        // The computer (Black) moves first, and after each of White's moves.
+        let ply = state["ply"].as_u64().unwrap();
+        if state["turn"] == "black" && state["status"] == "playing" {
+            state =
+                me.client.state_where(|g| g["ply"].as_u64() > Some(ply) || g["status"] != "playing").await;
+        }
+        if state["status"] != "playing" {
+            break;
+        }
+        let ply = state["ply"].as_u64().unwrap();
+        me.play_first(&state, ply).await;
+        played += 1;
+        state =
+            me.client.state_where(|g| g["ply"].as_u64() > Some(ply + 1) || g["status"] != "playing").await;
+        let seen = watcher.state_where(|g| g["ply"] == state["ply"]).await;
+        assert_eq!(seen["moves"], state["moves"], "the watcher on node 2 sees the computer's moves");
+    }
+    assert!(played >= 6 || state["status"] == "finished", "the game went on: {state}");
+    let mut replay = checkers_rules::Game::new(checkers_rules::Variant::English);
+    for text in state["moves"].as_array().unwrap() {
+        replay.play_text(text.as_str().unwrap()).expect("every move is legal");
+    }
+    let pool = sqlx::PgPool::connect(&schema.url).await.unwrap();
+    let (found,): (i64,) =
+        sqlx::query_as("SELECT count(*) FROM engine_jobs WHERE game_id = $1 AND status = 'done'")
+            .bind(&me.game)
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+    let _ = worker.kill();
+    let _ = worker.wait();
+    pool.close().await;
+    eprintln!("{played} moves by White, {found} computer moves found by the worker still in the queue");
+}
