@@ -124,6 +124,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
     (5, "the site's rules of play", include_str!("../migrations/0005_site_rules.sql")),
     (6, "the engine job queue", include_str!("../migrations/0006_engine_jobs.sql")),
     (7, "nodes and the games each runs", include_str!("../migrations/0007_cluster.sql")),
+    (
+        9,
+        "quick pairing and who is online, shared by the nodes",
+        include_str!("../migrations/0009_shared_pairing.sql"),
+    ),
 ];
 
 #[derive(Debug)]

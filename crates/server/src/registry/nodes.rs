@@ -6,7 +6,10 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use super::{lobby_listing, lock, Registry};
-use crate::actor::GameHandle;
+use checkers_rules::Color;
+use tokio::sync::oneshot;
+
+use crate::actor::{Command, GameHandle};
 use crate::cluster::{Cluster, Owner};
 use crate::error::ApiError;
 use crate::protocol::LobbyEntry;
@@ -90,6 +93,14 @@ impl Registry {
             _ => return None,
         }
         self.handle(id).await.ok().filter(|h| !h.remote)
+    }
+
+    /// The seat a seat token holds in a game, wherever the game runs (`None` if none, or if
+    /// the game cannot be reached).
+    pub(crate) async fn seat_of_token(self: &Arc<Self>, id: &str, token: &str) -> Option<Color> {
+        let (reply, rx) = oneshot::channel();
+        let command = Command::SeatOf { token_hash: crate::token::hash_token(token), reply };
+        self.send(id, command, rx).await.ok().flatten()
     }
 
     /// Takes over the games that must run (a clock, the computer) that no live node runs;
