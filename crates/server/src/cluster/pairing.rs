@@ -169,9 +169,10 @@ fn seek_of(row: SeekRow) -> Option<(SharedSeek, i64)> {
 impl Cluster {
     /// Puts a connection of this node in a pool (its seek there before, if any, replaced),
     /// its wait counted from now; the same account's other seek in a pool of the same kind
-    /// (rated or not), on any node, waits no more.
+    /// (rated or not), on any node, waits no more. (Two statements, not one transaction: two
+    /// nodes seeking for one account at once must not lock each other's rows; should both
+    /// rows stay, a round pairs only the later, as [`Pools`] replaces an account's entry.)
     pub async fn put_seek(&self, seek: &SharedSeek) -> Result<(), sqlx::Error> {
-        let mut tx = self.pool.begin().await?;
         if let Some(account) = &seek.account {
             sqlx::query(
                 "DELETE FROM seeks WHERE account_id = $1 AND rated = $2 AND NOT (node = $3 AND conn = $4)",
@@ -180,7 +181,7 @@ impl Cluster {
             .bind(i64::from(seek.rated))
             .bind(&self.node)
             .bind(seek.conn as i64)
-            .execute(&mut *tx)
+            .execute(&self.pool)
             .await?;
         }
         sqlx::query(&format!(
@@ -202,9 +203,9 @@ impl Cluster {
         .bind(seek.rating)
         .bind(seek.rd)
         .bind(&seek.token_hash)
-        .execute(&mut *tx)
+        .execute(&self.pool)
         .await?;
-        tx.commit().await
+        Ok(())
     }
 
     /// Takes a connection of this node out of the pools; whether it was waiting there.
