@@ -204,7 +204,7 @@ impl Cluster {
     pub async fn leave(&self) -> Result<(), sqlx::Error> {
         self.draining.store(true, Ordering::Release);
         sqlx::query("DELETE FROM game_owners WHERE node = $1").bind(&self.node).execute(&self.pool).await?;
-        self.forget_node(&self.node).await?;
+        self.drop_matchmaking_rows(&self.node).await?;
         sqlx::query("DELETE FROM nodes WHERE id = $1").bind(&self.node).execute(&self.pool).await?;
         self.bus.broadcast(&Notice::NodeGone { node: self.node.clone() });
         self.bus.flush().await;
@@ -278,7 +278,7 @@ impl Cluster {
                 .await?;
         for (node,) in &dead {
             sqlx::query("DELETE FROM game_owners WHERE node = $1").bind(node).execute(&self.pool).await?;
-            self.forget_node(node).await?;
+            self.drop_matchmaking_rows(node).await?;
             tracing::warn!("node {node} is dead: its games are taken over");
             crate::metrics::METRICS.failovers.inc();
             self.bus.broadcast(&Notice::NodeGone { node: node.clone() });

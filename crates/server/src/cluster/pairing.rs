@@ -247,7 +247,7 @@ impl Cluster {
     }
 
     /// Deletes the seeks and connections online of a node gone (dead, or drained).
-    pub(super) async fn forget_node(&self, node: &str) -> Result<(), sqlx::Error> {
+    pub(super) async fn drop_matchmaking_rows(&self, node: &str) -> Result<(), sqlx::Error> {
         for table in ["seeks", "online"] {
             sqlx::query(&format!("DELETE FROM {table} WHERE node = $1"))
                 .bind(node)

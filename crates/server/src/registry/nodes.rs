@@ -6,10 +6,7 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use super::{lobby_listing, lock, Registry};
-use checkers_rules::Color;
-use tokio::sync::oneshot;
-
-use crate::actor::{Command, GameHandle};
+use crate::actor::GameHandle;
 use crate::cluster::{Cluster, Owner};
 use crate::error::ApiError;
 use crate::protocol::LobbyEntry;
@@ -97,9 +94,13 @@ impl Registry {
 
     /// The seat a seat token holds in a game, wherever the game runs (`None` if none, or if
     /// the game cannot be reached).
-    pub(crate) async fn seat_of_token(self: &Arc<Self>, id: &str, token: &str) -> Option<Color> {
-        let (reply, rx) = oneshot::channel();
-        let command = Command::SeatOf { token_hash: crate::token::hash_token(token), reply };
+    pub(crate) async fn seat_of_token(
+        self: &Arc<Self>,
+        id: &str,
+        token: &str,
+    ) -> Option<checkers_rules::Color> {
+        let (reply, rx) = tokio::sync::oneshot::channel();
+        let command = crate::actor::Command::SeatOf { token_hash: crate::token::hash_token(token), reply };
         self.send(id, command, rx).await.ok().flatten()
     }
 
