@@ -1,6 +1,6 @@
--- Quick pairing, who is online and the pairing rounds, shared by the nodes of a cluster on
--- PostgreSQL (see `cluster::pairing` in the server crate). On SQLite one node holds all of
--- this in memory: the tables are created there too and stay empty.
+-- Quick pairing, who is online, challenges and the pairing rounds, shared by the nodes of a
+-- cluster on PostgreSQL (see `cluster::pairing` in the server crate). On SQLite one node
+-- holds all of this in memory: the tables are created there too and stay empty.
 --
 -- seeks: a connection waiting in a quick-pairing pool, on the node that holds it (conn: the
 -- connection's number there). rated: 1 for a rated pool; clock as `minutes+increment`;
@@ -36,6 +36,19 @@ CREATE TABLE online (
     PRIMARY KEY (node, conn)
 );
 CREATE INDEX online_name ON online (name_key);
+
+-- challenges: each challenge waiting for its answer, held by the challenger's node on the
+-- challenger's connection conn there (an answer given on another node is passed to it).
+-- Deleted once answered, when that connection closes, or with its dead node.
+CREATE TABLE challenges (
+    id TEXT PRIMARY KEY,
+    node TEXT NOT NULL,
+    conn BIGINT NOT NULL,
+    from_account BIGINT NOT NULL,
+    to_account BIGINT NOT NULL
+);
+CREATE INDEX challenges_from ON challenges (from_account);
+CREATE INDEX challenges_conn ON challenges (node, conn);
 
 -- pairing_rounds: the number of the last pairing round run (the database's clock divided by
 -- the round's period). The node that moves it on runs that round; the others skip it.

@@ -122,9 +122,6 @@ struct State {
     /// In a cluster: the connections waiting in the shared pools, each with the seat token
     /// kept for the game it will be given.
     shared_seeks: HashMap<ConnId, shared::Ticket>,
-    /// In a cluster: the challenges another node holds to accounts connected here, by id:
-    /// the node holding each, and the account challenged.
-    held_elsewhere: HashMap<String, (String, AccountId)>,
 }
 
 /// The pools, who is online and the challenges.
@@ -265,21 +262,27 @@ impl Member {
             rated,
             color,
         };
-        {
-            let mut state = lock(&registry.matchmaking.state);
-            if state.challenges.values().filter(|c| c.from.account.as_ref() == Some(&from)).count()
-                >= CHALLENGES_PER_ACCOUNT
-            {
-                return Err(ApiError::rate_limited(format!(
-                    "at most {CHALLENGES_PER_ACCOUNT} challenges wait for an answer at once"
-                )));
+        let within_limit = match registry.cluster() {
+            Some(cluster) => cluster
+                .hold_challenge(&id, self.conn.id.0, from.id, to.id, CHALLENGES_PER_ACCOUNT)
+                .await
+                .map_err(StoreError::from)?,
+            None => {
+                let state = lock(&registry.matchmaking.state);
+                let waiting = state.challenges.values().filter(|c| c.from.account.as_ref() == Some(&from));
+                waiting.count() < CHALLENGES_PER_ACCOUNT
             }
-            let challenge = Challenge { from: self.conn.clone(), to, variant, clock, rated, color };
-            state.challenges.insert(id.clone(), challenge);
+        };
+        if !within_limit {
+            return Err(ApiError::rate_limited(format!(
+                "at most {CHALLENGES_PER_ACCOUNT} challenges wait for an answer at once"
+            )));
         }
+        let challenge = Challenge { from: self.conn.clone(), to, variant, clock, rated, color };
+        lock(&registry.matchmaking.state).challenges.insert(id.clone(), challenge);
         match registry.cluster() {
             Some(cluster) => cluster.tell_challenge(&told),
-            None => registry.matchmaking.challenged(&told, None),
+            None => registry.matchmaking.challenged(&told),
         }
         Ok(id)
     }
@@ -289,8 +292,7 @@ impl Member {
     pub async fn accept(&self, registry: &Arc<Registry>, id: &str) -> Result<Seated, ApiError> {
         let me = self.conn.account.as_ref().ok_or_else(no_such_challenge)?;
         let token = new_seat_token();
-        let held_here = lock(&registry.matchmaking.state).take_challenge(id, me.id);
-        let (game, color) = match held_here {
+        let (game, color) = match registry.matchmaking.take_challenge(registry, id, me.id).await {
             Some(challenge) => {
                 start_challenge(registry, challenge, self.conn.client, hash_token(&token)).await?
             }
@@ -302,8 +304,7 @@ impl Member {
     /// Declines a challenge made to this connection's account; the challenger hears of it.
     pub async fn decline(&self, registry: &Registry, id: &str) -> Result<(), ApiError> {
         let me = self.conn.account.as_ref().ok_or_else(no_such_challenge)?;
-        let held_here = lock(&registry.matchmaking.state).take_challenge(id, me.id);
-        match held_here {
+        match registry.matchmaking.take_challenge(registry, id, me.id).await {
             Some(challenge) => {
                 tell_declined(challenge, id);
                 Ok(())
@@ -393,26 +394,30 @@ impl Matchmaking {
             !conns.is_empty()
         });
         state.challenges.retain(|_, c| c.from.id != conn);
-        let State { online, held_elsewhere, .. } = &mut *state;
-        held_elsewhere.retain(|_, (_, to)| online.contains_key(to));
         was_seeking
     }
 
-    /// Pushes a challenge to the challenged account's connections here; `holder` is the node
-    /// holding it, if it is another (an answer here is passed on to it).
-    pub(crate) fn challenged(&self, challenge: &Challenged, holder: Option<String>) {
+    /// Pushes a challenge to the challenged account's connections here.
+    pub(crate) fn challenged(&self, challenge: &Challenged) {
         let pushed = json!({"t": "challenge", "challenge": challenge.challenge, "from": challenge.from,
                             "variant": challenge.variant.name(), "clock": challenge.clock,
                             "rated": challenge.rated, "color": challenge.color.map(color_name)})
         .to_string();
-        let mut state = lock(&self.state);
-        let Some(conns) = state.online.get(&challenge.to) else { return };
-        for conn in conns {
+        let state = lock(&self.state);
+        for conn in state.online.get(&challenge.to).into_iter().flatten() {
             let _ = conn.inbox.send(Event::Text(pushed.clone()));
         }
-        if let Some(holder) = holder {
-            state.held_elsewhere.insert(challenge.challenge.clone(), (holder, challenge.to));
+    }
+
+    /// Takes out a challenge this node holds to `account` (and, in a cluster, its row).
+    async fn take_challenge(&self, registry: &Registry, id: &str, account: AccountId) -> Option<Challenge> {
+        let challenge = lock(&self.state).take_challenge(id, account)?;
+        if let Some(cluster) = registry.cluster() {
+            if let Err(e) = cluster.drop_challenge(id).await {
+                tracing::warn!("deleting an answered challenge: {e}");
+            }
         }
+        Some(challenge)
     }
 
     /// One round in every pool: the pairs found, with their connections, out of the pools.

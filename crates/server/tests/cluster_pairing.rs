@@ -2,7 +2,7 @@
 //! processes on one PostgreSQL schema: two accounts seeking on two nodes are paired into one
 //! game and play it, the seek of a node killed with `kill -9` is deleted with it; an account
 //! challenges one online only on another node, which declines there, then accepts there, and
-//! both are seated.
+//! both are seated; the limit of challenges waiting at once counts those on every node.
 
 mod common;
 
@@ -158,5 +158,15 @@ async fn a_challenge_to_an_account_on_another_node_is_declined_then_accepted_the
     assert_eq!(ann_state["id"], bob_state["id"]);
     assert_eq!(ann_state["players"]["white"]["name"], "Ann_Lee", "{ann_state}");
     assert_eq!(ann_state["players"]["black"]["name"], "Bob_Ray", "{ann_state}");
+
+    // The challenges waiting at once are counted on every node: three from Ann on node 1, and
+    // a fourth from her connection on node 2 is refused.
+    for _ in 0..3 {
+        let sent = ann_ws.request(json!({"t": "challenge", "name": "Bob_Ray"})).await;
+        assert_eq!(sent["t"], "challenging", "{sent}");
+    }
+    let mut ann_there = Client::connect_with_cookie(node2.addr, 2, &ann).await;
+    let fourth = ann_there.request(json!({"t": "challenge", "name": "Bob_Ray"})).await;
+    assert_eq!(fourth["code"], "rate_limited", "{fourth}");
     drop((node1, node2));
 }

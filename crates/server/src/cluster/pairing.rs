@@ -1,14 +1,16 @@
 //! Quick pairing, who is online and challenges across the nodes (`matchmaking` says what they
-//! are on one node). Seeks and logged-in connections are rows of `seeks` and `online`, keyed
-//! by node and connection: a node writes its connections' rows and deletes them when they
-//! leave, a dead node's rows are deleted with it, and the rows of a node whose lease ran out
-//! are passed over. Each pairing round is run by one node, the first to move
+//! are on one node). Seeks, logged-in connections and challenges are rows of `seeks`,
+//! `online` and `challenges`, keyed by node and connection: a node writes its connections'
+//! rows and deletes them when they leave, a dead node's rows are deleted with it, and the rows
+//! of a node whose lease ran out are passed over. Each pairing round is run by one node, the first to move
 //! `pairing_rounds` on to the round's number: it pairs the seeks of live nodes by the pairing
 //! rule ([`Pools`], so ratings and the widening range behave as on one node), deletes the rows
 //! it paired and starts the games, telling each player's node ([`Envelope::Seated`], naming
-//! the connection). A challenge is told to every node ([`Notice::Challenge`]), each pushing
-//! it to the challenged account's connections there; an answer given on another node than
-//! the challenger's reaches it as a call ([`ChallengeCall`]).
+//! the connection). A challenge is held by the challenger's node, as on one node, and told to
+//! every node ([`Notice::Challenge`]), each pushing it to the challenged account's
+//! connections there; an answer given on another node reaches the holder, found in
+//! `challenges`, as a call ([`ChallengeCall`]). The limit of challenges waiting at once
+//! counts an account's challenges on every node.
 //!
 //! No seat token leaves its node: a connection's node makes the token of the seat it will be
 //! given and hands out only its hash, and a `seated` message is believed only once the game
@@ -71,11 +73,10 @@ pub enum ChallengeCall {
     },
 }
 
-/// A challenge as every node hears it: the node holding it, and what is pushed to the
-/// challenged account's connections.
+/// A challenge as every node hears it: what is pushed to the challenged account's
+/// connections.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ChallengeNotice {
-    pub node: String,
     pub challenge: String,
     pub to: AccountId,
     pub from: String,
@@ -98,9 +99,8 @@ pub struct Challenged {
 }
 
 impl ChallengeNotice {
-    fn of(node: &str, c: &Challenged) -> ChallengeNotice {
+    fn of(c: &Challenged) -> ChallengeNotice {
         ChallengeNotice {
-            node: node.to_string(),
             challenge: c.challenge.clone(),
             to: c.to,
             from: c.from.clone(),
@@ -234,9 +234,9 @@ impl Cluster {
         Ok(())
     }
 
-    /// Forgets a closed connection of this node: its seek, and its account online.
+    /// Forgets a closed connection of this node: its seek, its account online, its challenges.
     pub async fn forget_conn(&self, conn: u64) -> Result<(), sqlx::Error> {
-        for table in ["seeks", "online"] {
+        for table in ["seeks", "online", "challenges"] {
             sqlx::query(&format!("DELETE FROM {table} WHERE node = $1 AND conn = $2"))
                 .bind(&self.node)
                 .bind(conn as i64)
@@ -246,9 +246,9 @@ impl Cluster {
         Ok(())
     }
 
-    /// Deletes the seeks and connections online of a node gone (dead, or drained).
+    /// Deletes the seeks, connections online and challenges of a node gone (dead, or drained).
     pub(super) async fn drop_matchmaking_rows(&self, node: &str) -> Result<(), sqlx::Error> {
-        for table in ["seeks", "online"] {
+        for table in ["seeks", "online", "challenges"] {
             sqlx::query(&format!("DELETE FROM {table} WHERE node = $1"))
                 .bind(node)
                 .execute(&self.pool)
@@ -267,6 +267,55 @@ impl Cluster {
         .fetch_optional(&self.pool)
         .await?;
         Ok(found.map(|(id, name)| Account { id, name }))
+    }
+
+    /// Records a challenge held here, on the challenger's connection `conn`, unless the
+    /// challenger has `most` waiting already on live nodes; whether it was recorded.
+    pub async fn hold_challenge(
+        &self,
+        id: &str,
+        conn: u64,
+        from: AccountId,
+        to: AccountId,
+        most: usize,
+    ) -> Result<bool, sqlx::Error> {
+        let held = sqlx::query(&format!(
+            "INSERT INTO challenges (id, node, conn, from_account, to_account) \
+             SELECT $1, $2, $3, $4, $5 WHERE (SELECT COUNT(*) FROM challenges c JOIN nodes n ON n.id = c.node \
+               WHERE c.from_account = $4 AND n.alive_until_ms > {DB_NOW_MS}) < $6"
+        ))
+        .bind(id)
+        .bind(&self.node)
+        .bind(conn as i64)
+        .bind(from)
+        .bind(to)
+        .bind(most as i64)
+        .execute(&self.pool)
+        .await?;
+        Ok(held.rows_affected() == 1)
+    }
+
+    /// The node holding challenge `id` to `to`, if it waits on a live node.
+    pub async fn holder_of_challenge(&self, id: &str, to: AccountId) -> Result<Option<String>, sqlx::Error> {
+        let holder: Option<(String,)> = sqlx::query_as(&format!(
+            "SELECT c.node FROM challenges c JOIN nodes n ON n.id = c.node \
+             WHERE c.id = $1 AND c.to_account = $2 AND n.alive_until_ms > {DB_NOW_MS}"
+        ))
+        .bind(id)
+        .bind(to)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(holder.map(|(node,)| node))
+    }
+
+    /// Deletes a challenge held here, once answered.
+    pub async fn drop_challenge(&self, id: &str) -> Result<(), sqlx::Error> {
+        sqlx::query("DELETE FROM challenges WHERE id = $1 AND node = $2")
+            .bind(id)
+            .bind(&self.node)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
     }
 
     /// Runs the pairing round of now, unless another node has (each `period` of the
@@ -325,7 +374,7 @@ impl Cluster {
 
     /// Tells every node of a challenge made here.
     pub fn tell_challenge(&self, challenge: &Challenged) {
-        self.bus.broadcast(&Notice::Challenge(ChallengeNotice::of(&self.node, challenge)));
+        self.bus.broadcast(&Notice::Challenge(ChallengeNotice::of(challenge)));
     }
 
     /// Accepts, from here, a challenge `node` holds; the new game and this side's colour.
@@ -369,10 +418,9 @@ impl Cluster {
 
     /// A challenge made on some node (this one too): pushed to the challenged here.
     pub(super) fn challenged(&self, notice: ChallengeNotice) {
-        let holder = notice.node.clone();
-        let (Some(registry), Some(challenge)) = (self.registry(), notice.challenged()) else { return };
-        let held_here = holder == self.node;
-        registry.matchmaking.challenged(&challenge, (!held_here).then_some(holder));
+        if let (Some(registry), Some(challenge)) = (self.registry(), notice.challenged()) {
+            registry.matchmaking.challenged(&challenge);
+        }
     }
 }
 
@@ -422,7 +470,7 @@ pub(super) async fn answer(registry: &Arc<Registry>, call: ChallengeCall) -> Ans
             }
         }
         ChallengeCall::Decline { challenge, account } => {
-            match matchmaking.declined_elsewhere(&challenge, account) {
+            match matchmaking.declined_elsewhere(registry, &challenge, account).await {
                 Ok(()) => done(()),
                 Err(e) => refused(e),
             }

@@ -13,7 +13,7 @@ use super::{
     Matchmaking, Member, Player, ROUND_PERIOD,
 };
 use crate::cluster::{ChallengeCall, Cluster, SharedPairing, SharedSeek};
-use crate::error::{ApiError, ErrorCode};
+use crate::error::ApiError;
 use crate::pairing::{AccountId, PoolError, PoolKey};
 use crate::rating::Rating;
 use crate::registry::{lock, Registry};
@@ -105,17 +105,18 @@ impl Member {
         Ok(())
     }
 
-    /// The node holding a challenge to this connection's account that another node holds.
-    fn holder_of(
+    /// Another node holding a challenge to this connection's account: the cluster, the node
+    /// and the account.
+    async fn holder_of<'r>(
         &self,
-        registry: &Registry,
+        registry: &'r Registry,
         id: &str,
-    ) -> Result<(Arc<Cluster>, String, AccountId), ApiError> {
+    ) -> Result<(&'r Cluster, String, AccountId), ApiError> {
         let me = self.conn.account.as_ref().ok_or_else(no_such_challenge)?;
         let cluster = registry.cluster().ok_or_else(no_such_challenge)?;
-        let held = lock(&registry.matchmaking.state).held_elsewhere.get(id).cloned();
-        match held {
-            Some((node, to)) if to == me.id => Ok((cluster.clone(), node, me.id)),
+        match cluster.holder_of_challenge(id, me.id).await.map_err(StoreError::from)? {
+            // Held here, it would have been found: it is being answered.
+            Some(node) if node != cluster.node() => Ok((cluster, node, me.id)),
             _ => Err(no_such_challenge()),
         }
     }
@@ -127,34 +128,20 @@ impl Member {
         id: &str,
         token_hash: String,
     ) -> Result<(String, Color), ApiError> {
-        let (cluster, node, account) = self.holder_of(registry, id)?;
+        let (cluster, node, account) = self.holder_of(registry, id).await?;
         let call = ChallengeCall::Accept {
             challenge: id.to_string(),
             account,
             client: self.conn.client,
             token_hash,
         };
-        let answered = cluster.accept_elsewhere(&node, call).await;
-        settled(registry, id, &answered);
-        answered
+        cluster.accept_elsewhere(&node, call).await
     }
 
     /// Declines a challenge another node holds.
     pub(super) async fn decline_elsewhere(&self, registry: &Registry, id: &str) -> Result<(), ApiError> {
-        let (cluster, node, account) = self.holder_of(registry, id)?;
-        let answered = cluster
-            .decline_elsewhere(&node, ChallengeCall::Decline { challenge: id.to_string(), account })
-            .await;
-        settled(registry, id, &answered);
-        answered
-    }
-}
-
-/// Forgets a challenge held elsewhere once its holder has answered (not when it could not be
-/// reached: the answer may be given again).
-fn settled<T>(registry: &Registry, id: &str, answered: &Result<T, ApiError>) {
-    if !matches!(answered, Err(e) if e.code == ErrorCode::Unavailable) {
-        lock(&registry.matchmaking.state).held_elsewhere.remove(id);
+        let (cluster, node, account) = self.holder_of(registry, id).await?;
+        cluster.decline_elsewhere(&node, ChallengeCall::Decline { challenge: id.to_string(), account }).await
     }
 }
 
@@ -197,13 +184,18 @@ impl Matchmaking {
         client: IpAddr,
         token_hash: String,
     ) -> Result<(String, Color), ApiError> {
-        let challenge = lock(&self.state).take_challenge(id, account).ok_or_else(no_such_challenge)?;
+        let challenge = self.take_challenge(registry, id, account).await.ok_or_else(no_such_challenge)?;
         start_challenge(registry, challenge, client, token_hash).await
     }
 
     /// Another node's connection declines a challenge held here.
-    pub(crate) fn declined_elsewhere(&self, id: &str, account: AccountId) -> Result<(), ApiError> {
-        let challenge = lock(&self.state).take_challenge(id, account).ok_or_else(no_such_challenge)?;
+    pub(crate) async fn declined_elsewhere(
+        &self,
+        registry: &Registry,
+        id: &str,
+        account: AccountId,
+    ) -> Result<(), ApiError> {
+        let challenge = self.take_challenge(registry, id, account).await.ok_or_else(no_such_challenge)?;
         tell_declined(challenge, id);
         Ok(())
     }
