@@ -1,8 +1,9 @@
 //! Quick pairing and challenges across the nodes of a cluster, as real `checkers serve`
 //! processes on one PostgreSQL schema: two accounts seeking on two nodes are paired into one
-//! game and play it, the seek of a node killed with `kill -9` is deleted with it; an account
-//! challenges one online only on another node, which declines there, then accepts there, and
-//! both are seated; the limit of challenges waiting at once counts those on every node.
+//! game and play it; a node that lost its lease seeks again; the seek of a node killed with
+//! `kill -9` is deleted with it. An account challenges one online only on another node, which
+//! declines there, then accepts there, and both are seated; the limit of challenges waiting at
+//! once counts those on every node.
 
 mod common;
 
@@ -48,6 +49,17 @@ async fn seeks_waiting(url: &str) -> i64 {
     let (count,): (i64,) = sqlx::query_as("SELECT COUNT(*) FROM seeks").fetch_one(&pool).await.unwrap();
     pool.close().await;
     count
+}
+
+/// Deletes the node of the one seek waiting, with its seeks and connections online, as a node
+/// that finds it dead does.
+async fn reap_by_hand(url: &str) {
+    let pool = sqlx::PgPool::connect(url).await.expect("the test database opens");
+    let (node,): (String,) = sqlx::query_as("SELECT node FROM seeks").fetch_one(&pool).await.unwrap();
+    for table in ["nodes WHERE id = $1", "seeks WHERE node = $1", "online WHERE node = $1"] {
+        sqlx::query(&format!("DELETE FROM {table}")).bind(&node).execute(&pool).await.unwrap();
+    }
+    pool.close().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -98,10 +110,19 @@ async fn players_seeking_on_two_nodes_are_paired_and_play() {
         assert_eq!(seen["moves"], state["moves"], "both players see the same game");
     }
 
-    // Bob seeks again on node 2, which dies: its seek leaves the pools with it, and Ann's seek
-    // on node 1 is paired with nobody.
+    // Bob seeks again on node 2. Its lease is taken from it (its rows deleted, as for a node
+    // found dead): alive again, it writes Bob's seek and his account online again.
     assert_eq!(bob_ws.request(json!({"t": "seek", "clock": "1+0"})).await["t"], "seeking");
     assert_eq!(seeks_waiting(&schema.url).await, 1);
+    reap_by_hand(&schema.url).await;
+    let reaped = Instant::now();
+    while seeks_waiting(&schema.url).await == 0 {
+        assert!(reaped.elapsed() < Duration::from_secs(30), "node 2 seeks for Bob again");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+
+    // Node 2 dies: Bob's seek leaves the pools with it, and Ann's seek on node 1 is paired with
+    // nobody.
     node2.kill_hard();
     let killed = Instant::now();
     while seeks_waiting(&schema.url).await > 0 {

@@ -1,12 +1,12 @@
 //! Quick pairing, who is online and challenges across the nodes (`matchmaking` says what they
 //! are on one node). Seeks, logged-in connections and challenges are rows of `seeks`,
 //! `online` and `challenges`, keyed by node and connection: a node writes its connections'
-//! rows and deletes them when they leave, a dead node's rows are deleted with it, and the rows
-//! of a node whose lease ran out are passed over. Each pairing round is run by one node, the first to move
-//! `pairing_rounds` on to the round's number: it pairs the seeks of live nodes by the pairing
-//! rule ([`Pools`], so ratings and the widening range behave as on one node), deletes the rows
-//! it paired and starts the games, telling each player's node ([`Envelope::Seated`], naming
-//! the connection). A challenge is held by the challenger's node, as on one node, and told to
+//! rows and deletes them when they leave, a dead node's rows are deleted with it, and the
+//! rows of a node whose lease ran out are passed over. Each pairing round is run by one node,
+//! the first to move `pairing_rounds` on to the round's number: it pairs the seeks of live
+//! nodes by the pairing rule ([`Pools`], so ratings and the widening range behave as on one
+//! node), deletes the rows it paired and starts the games, telling each player's node
+//! ([`Envelope::Seated`], naming the connection). A challenge is held by the challenger's node, as on one node, and told to
 //! every node ([`Notice::Challenge`]), each pushing it to the challenged account's
 //! connections there; an answer given on another node reaches the holder, found in
 //! `challenges`, as a call ([`ChallengeCall`]). The limit of challenges waiting at once

@@ -10,7 +10,7 @@ use checkers_rules::Color;
 
 use super::{
     no_such_challenge, pool_spec, random_color, seated, start_challenge, tell_declined, Conn, ConnId, Event,
-    Matchmaking, Member, Player, ROUND_PERIOD,
+    Matchmaking, Member, Player, CHALLENGES_PER_ACCOUNT, ROUND_PERIOD,
 };
 use crate::cluster::{ChallengeCall, Cluster, SharedPairing, SharedSeek};
 use crate::error::ApiError;
@@ -49,16 +49,20 @@ pub(super) fn forget(registry: &Registry, conn: ConnId) {
     });
 }
 
-/// Writes again what this node's connections are to the other nodes (online, seeking), after
-/// its lease ran out and its rows were deleted with it.
+/// Writes again what this node's connections are to the other nodes (online, seeking,
+/// challenging), after its lease ran out and its rows were deleted with it.
 pub(crate) async fn republish(registry: &Registry) {
     let Some(cluster) = registry.cluster() else { return };
-    let (online, seeks): (Vec<Conn>, Vec<SharedSeek>) = {
+    let (online, seeks, challenges) = {
         let state = lock(&registry.matchmaking.state);
-        (
-            state.online.values().flatten().cloned().collect(),
-            state.shared_seeks.values().map(|t| t.seek.clone()).collect(),
-        )
+        let online: Vec<Conn> = state.online.values().flatten().cloned().collect();
+        let seeks: Vec<SharedSeek> = state.shared_seeks.values().map(|t| t.seek.clone()).collect();
+        let challenges: Vec<(String, u64, AccountId, AccountId)> = state
+            .challenges
+            .iter()
+            .filter_map(|(id, c)| Some((id.clone(), c.from.id.0, c.from.account.as_ref()?.id, c.to.id)))
+            .collect();
+        (online, seeks, challenges)
     };
     for conn in &online {
         come_online(registry, conn).await;
@@ -66,6 +70,11 @@ pub(crate) async fn republish(registry: &Registry) {
     for seek in &seeks {
         if let Err(e) = cluster.put_seek(seek).await {
             tracing::warn!("seeking again: {e}");
+        }
+    }
+    for (id, conn, from, to) in &challenges {
+        if let Err(e) = cluster.hold_challenge(id, *conn, *from, *to, CHALLENGES_PER_ACCOUNT).await {
+            tracing::warn!("recording a challenge again: {e}");
         }
     }
 }
