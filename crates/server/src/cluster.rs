@@ -16,11 +16,15 @@
 //! - **Messages** go by `LISTEN`/`NOTIFY` (`bus`): one channel a node, one for all. Every
 //!   message is parsed into a typed `bus::Envelope`; anything else is dropped, and a call
 //!   naming a game this node does not own is refused without touching it.
+//! - **Matchmaking** (`pairing`): the quick-pairing pools and who is online are rows shared
+//!   by the nodes, each pairing round run by one node; challenges reach every node, and an
+//!   answer given on another node than the challenger's is passed to it as a call.
 //!
 //! Must not depend on the web layer (`web`, `ws`): it moves commands and states, not sockets.
 
 mod bus;
 mod calls;
+mod pairing;
 mod remote;
 
 use std::collections::HashSet;
@@ -32,6 +36,7 @@ use sqlx::postgres::{PgPool, PgPoolOptions};
 use tokio::sync::watch;
 
 pub(crate) use bus::{LobbyWire, Notice, Request};
+pub(crate) use pairing::{ChallengeCall, Challenged, SharedPairing, SharedSeek};
 pub(crate) use remote::RemoteGame;
 
 use crate::registry::{lock, Registry};
@@ -199,6 +204,7 @@ impl Cluster {
     pub async fn leave(&self) -> Result<(), sqlx::Error> {
         self.draining.store(true, Ordering::Release);
         sqlx::query("DELETE FROM game_owners WHERE node = $1").bind(&self.node).execute(&self.pool).await?;
+        self.drop_matchmaking_rows(&self.node).await?;
         sqlx::query("DELETE FROM nodes WHERE id = $1").bind(&self.node).execute(&self.pool).await?;
         self.bus.broadcast(&Notice::NodeGone { node: self.node.clone() });
         self.bus.flush().await;
@@ -274,6 +280,7 @@ impl Cluster {
                 .await?;
         for (node,) in &dead {
             sqlx::query("DELETE FROM game_owners WHERE node = $1").bind(node).execute(&self.pool).await?;
+            self.drop_matchmaking_rows(node).await?;
             tracing::warn!("node {node} is dead: its games are taken over");
             crate::metrics::METRICS.failovers.inc();
             self.bus.broadcast(&Notice::NodeGone { node: node.clone() });
@@ -324,6 +331,7 @@ async fn keep_lease(cluster: Weak<Cluster>) {
                 tracing::warn!("node {}: lease lost; dropping every game held here", cluster.node);
                 if let Some(registry) = cluster.registry() {
                     registry.drop_local_games();
+                    crate::matchmaking::republish(&registry).await;
                 }
             }
             Err(e) => tracing::warn!("renewing the node's lease: {e}"),

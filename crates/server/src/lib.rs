@@ -54,7 +54,7 @@
 //! | [`rated`] | the accounts at a game's board, rated games, the rating change shown at the end |
 //! | [`rating`] | Glicko-2 ratings and speed classes, as pure arithmetic; applied to rated games by the store, in the result's transaction |
 //! | [`pairing`] | quick-pairing pools: who waits and who is paired with whom, as pure logic |
-//! | `matchmaking` | the pools on the WebSocket (`seek`, a round every half second), who is online, direct challenges (`challenge`, `accept`, `decline`) |
+//! | `matchmaking` | the pools on the WebSocket (`seek`, a round every half second), who is online, direct challenges (`challenge`, `accept`, `decline`); in a cluster, shared by the nodes through the database (`cluster::pairing`) |
 //!
 //! ## The protocol in brief
 //!

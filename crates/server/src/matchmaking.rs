@@ -12,6 +12,16 @@
 //! game starts, the challenger's `seated` pushed to the connection that challenged) or
 //! `decline` (the challenger hears `declined`). A challenge lasts while the challenger's
 //! connection is open.
+//!
+//! On one node (SQLite) all of this is in memory here. In a cluster of nodes (PostgreSQL) the
+//! pools and who is online are shared through the database and challenges reach every node
+//! (`cluster::pairing`; this node's side of it is in `shared`): a player seeking on one node
+//! is paired with one on another, and an account online on any node may be challenged and
+//! answer there. A challenge is still held by the challenger's node.
+
+mod shared;
+
+pub(crate) use shared::republish;
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -22,12 +32,13 @@ use checkers_rules::{Color, Position, Variant};
 use serde_json::json;
 use tokio::sync::mpsc;
 
+use crate::cluster::Challenged;
 use crate::error::{ApiError, ErrorCode};
 use crate::live::{color_name, ClockSpec, LiveGame, Seat};
 use crate::pairing::{AccountId, PoolClock, PoolKey, Pools, SeekId, Seeker};
 use crate::rated::{check_rateable, seat_account, Account};
 use crate::registry::{lock, Registry, Seated};
-use crate::store::now_ms;
+use crate::store::{now_ms, StoreError};
 use crate::token::{hash_token, new_game_id, new_seat_token};
 
 /// How often the pools are paired.
@@ -44,7 +55,8 @@ pub enum Event {
     Text(String),
 }
 
-/// A connection's identity in the pools and the list of who is online.
+/// A connection's identity in the pools and the list of who is online (its number on this
+/// node).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ConnId(u64);
 
@@ -68,10 +80,31 @@ struct Challenge {
     color: Option<Color>,
 }
 
-/// One of the two players of a game about to start.
+/// One of the two players of a game about to start: the seat is taken by the token whose
+/// hash is `token_hash`, which the node of the player's connection keeps.
 struct Player {
-    conn: Conn,
+    account: Option<Account>,
+    client: IpAddr,
     color: Color,
+    token_hash: String,
+}
+
+impl Player {
+    /// A player on a connection of this node, with the seat token made for it.
+    fn here(conn: &Conn, color: Color) -> (Player, String) {
+        let token = new_seat_token();
+        let player = Player {
+            account: conn.account.clone(),
+            client: conn.client,
+            color,
+            token_hash: hash_token(&token),
+        };
+        (player, token)
+    }
+}
+
+fn seated(game: &str, color: Color, token: String) -> Seated {
+    Seated { game: game.to_string(), color, token, invite: None }
 }
 
 #[derive(Default)]
@@ -86,6 +119,9 @@ struct State {
     online: HashMap<AccountId, Vec<Conn>>,
     challenges: HashMap<String, Challenge>,
     next_conn: u64,
+    /// In a cluster: the connections waiting in the shared pools, each with the seat token
+    /// kept for the game it will be given.
+    shared_seeks: HashMap<ConnId, shared::Ticket>,
 }
 
 /// The pools, who is online and the challenges.
@@ -109,26 +145,33 @@ pub struct Member {
 impl Drop for Member {
     fn drop(&mut self) {
         if let Some(registry) = self.registry.upgrade() {
-            registry.matchmaking.disconnect(self.conn.id);
+            let was_seeking = registry.matchmaking.disconnect(self.conn.id);
+            if self.conn.account.is_some() || was_seeking {
+                shared::forget(&registry, self.conn.id);
+            }
         }
     }
 }
 
 impl Member {
     /// Registers a new connection (online, if logged in); its pushes come to `inbox`.
-    pub fn connect(
+    pub async fn connect(
         registry: &Arc<Registry>,
         account: Option<Account>,
         client: IpAddr,
         inbox: mpsc::UnboundedSender<Event>,
     ) -> Member {
-        let mut state = lock(&registry.matchmaking.state);
-        state.next_conn += 1;
-        let conn = Conn { id: ConnId(state.next_conn), account, client, inbox };
-        if let Some(account) = &conn.account {
-            state.online.entry(account.id).or_default().push(conn.clone());
-        }
-        Member { registry: Arc::downgrade(registry), conn }
+        let member = {
+            let mut state = lock(&registry.matchmaking.state);
+            state.next_conn += 1;
+            let conn = Conn { id: ConnId(state.next_conn), account, client, inbox };
+            if let Some(account) = &conn.account {
+                state.online.entry(account.id).or_default().push(conn.clone());
+            }
+            Member { registry: Arc::downgrade(registry), conn }
+        };
+        shared::come_online(registry, &member.conn).await;
+        member
     }
 
     /// Joins the pool of `variant` and `clock` (`"3+2"`), rated or not; a seek already
@@ -148,6 +191,10 @@ impl Member {
         let spec = pool_spec(clock);
         let rating = registry.shown_rating(self.conn.account.as_ref(), variant, Some(spec)).await;
         let rating = rating.unwrap_or(crate::rating::Rating::START);
+        let pool = PoolKey { variant, clock };
+        if let Some(cluster) = registry.cluster() {
+            return self.seek_shared(registry, cluster, pool, rated, rating).await;
+        }
         let seeker = Seeker {
             account: self.conn.account.as_ref().map(|a| a.id),
             address: self.conn.client,
@@ -158,7 +205,7 @@ impl Member {
         let mut state = lock(&registry.matchmaking.state);
         state.leave(self.conn.id);
         let joined = state.pools[usize::from(rated)]
-            .join(PoolKey { variant, clock }, seeker)
+            .join(pool, seeker)
             .map_err(|e| ApiError::bad_request(e.to_string()))?;
         if let Some(replaced) = joined.replaced {
             // The account's seek from another connection: that one waits no more.
@@ -172,12 +219,16 @@ impl Member {
     }
 
     /// Leaves the pool; whether the connection was waiting.
-    pub fn unseek(&self, registry: &Registry) -> bool {
-        lock(&registry.matchmaking.state).leave(self.conn.id)
+    pub async fn unseek(&self, registry: &Registry) -> Result<bool, ApiError> {
+        if let Some(cluster) = registry.cluster() {
+            lock(&registry.matchmaking.state).shared_seeks.remove(&self.conn.id);
+            return Ok(cluster.drop_seek(self.conn.id.0).await.map_err(StoreError::from)?);
+        }
+        Ok(lock(&registry.matchmaking.state).leave(self.conn.id))
     }
 
     /// Challenges the account `name` to a game; returns the challenge's id.
-    pub fn challenge(
+    pub async fn challenge(
         &self,
         registry: &Registry,
         name: &str,
@@ -193,69 +244,79 @@ impl Member {
             check_rateable(Some(&from), clock, false)?;
         }
         let key = crate::password::name_key(name);
-        let mut state = lock(&registry.matchmaking.state);
-        let to = state
-            .online
-            .values()
-            .filter_map(|conns| conns.first()?.account.clone())
-            .find(|account| crate::password::name_key(&account.name) == key)
-            .ok_or_else(|| ApiError::new(ErrorCode::NotFound, "no player of that name is online"))?;
+        let to = match registry.cluster() {
+            Some(cluster) => cluster.find_online(&key).await.map_err(StoreError::from)?,
+            None => lock(&registry.matchmaking.state).online_account(&key),
+        };
+        let to = to.ok_or_else(|| ApiError::new(ErrorCode::NotFound, "no player of that name is online"))?;
         if to.id == from.id {
             return Err(ApiError::bad_request("a player cannot challenge themselves"));
         }
-        if state.challenges.values().filter(|c| c.from.account.as_ref() == Some(&from)).count()
-            >= CHALLENGES_PER_ACCOUNT
-        {
+        let id = new_game_id();
+        let told = Challenged {
+            challenge: id.clone(),
+            to: to.id,
+            from: from.name.clone(),
+            variant,
+            clock,
+            rated,
+            color,
+        };
+        let within_limit = match registry.cluster() {
+            Some(cluster) => cluster
+                .hold_challenge(&id, self.conn.id.0, from.id, to.id, CHALLENGES_PER_ACCOUNT)
+                .await
+                .map_err(StoreError::from)?,
+            None => {
+                let state = lock(&registry.matchmaking.state);
+                let waiting = state.challenges.values().filter(|c| c.from.account.as_ref() == Some(&from));
+                waiting.count() < CHALLENGES_PER_ACCOUNT
+            }
+        };
+        if !within_limit {
             return Err(ApiError::rate_limited(format!(
                 "at most {CHALLENGES_PER_ACCOUNT} challenges wait for an answer at once"
             )));
         }
-        let id = new_game_id();
-        let pushed = json!({"t": "challenge", "challenge": id, "from": from.name, "variant": variant.name(),
-                            "clock": clock, "rated": rated, "color": color.map(color_name)})
-        .to_string();
-        for conn in state.online.get(&to.id).into_iter().flatten() {
-            let _ = conn.inbox.send(Event::Text(pushed.clone()));
-        }
         let challenge = Challenge { from: self.conn.clone(), to, variant, clock, rated, color };
-        state.challenges.insert(id.clone(), challenge);
+        lock(&registry.matchmaking.state).challenges.insert(id.clone(), challenge);
+        match registry.cluster() {
+            Some(cluster) => cluster.tell_challenge(&told),
+            None => registry.matchmaking.challenged(&told),
+        }
         Ok(id)
     }
 
     /// Accepts a challenge made to this connection's account: the game starts; returns this
     /// side's seat (the challenger's is pushed to its connection).
     pub async fn accept(&self, registry: &Arc<Registry>, id: &str) -> Result<Seated, ApiError> {
-        let challenge = self.take_challenge(registry, id)?;
-        let color = challenge.color.unwrap_or(if now_ms() % 2 == 0 { Color::White } else { Color::Black });
-        let players = [
-            Player { conn: challenge.from, color },
-            Player { conn: self.conn.clone(), color: color.opponent() },
-        ];
-        let [theirs, mine] =
-            registry.start_between(&players, challenge.variant, challenge.clock, challenge.rated).await?;
-        let _ = players[0].conn.inbox.send(Event::Seated(theirs));
-        Ok(mine)
+        let me = self.conn.account.as_ref().ok_or_else(no_such_challenge)?;
+        let token = new_seat_token();
+        let (game, color) = match registry.matchmaking.take_challenge(registry, id, me.id).await {
+            Some(challenge) => {
+                start_challenge(registry, challenge, self.conn.client, hash_token(&token)).await?
+            }
+            None => self.accept_elsewhere(registry, id, hash_token(&token)).await?,
+        };
+        Ok(seated(&game, color, token))
     }
 
     /// Declines a challenge made to this connection's account; the challenger hears of it.
-    pub fn decline(&self, registry: &Registry, id: &str) -> Result<(), ApiError> {
-        let challenge = self.take_challenge(registry, id)?;
-        let declined = json!({"t": "declined", "challenge": id, "by": challenge.to.name}).to_string();
-        let _ = challenge.from.inbox.send(Event::Text(declined));
-        Ok(())
-    }
-
-    fn take_challenge(&self, registry: &Registry, id: &str) -> Result<Challenge, ApiError> {
-        let mut state = lock(&registry.matchmaking.state);
-        let mine = state.challenges.get(id).is_some_and(|c| self.conn.account.as_ref() == Some(&c.to));
-        if !mine {
-            return Err(ApiError::new(
-                ErrorCode::NotFound,
-                "no such challenge to you (it may have been withdrawn)",
-            ));
+    pub async fn decline(&self, registry: &Registry, id: &str) -> Result<(), ApiError> {
+        let me = self.conn.account.as_ref().ok_or_else(no_such_challenge)?;
+        match registry.matchmaking.take_challenge(registry, id, me.id).await {
+            Some(challenge) => {
+                tell_declined(challenge, id);
+                Ok(())
+            }
+            None => self.decline_elsewhere(registry, id).await,
         }
-        Ok(state.challenges.remove(id).expect("checked above"))
     }
+}
+
+/// The refusal of an answer to a challenge that is not (or no longer) there.
+pub(crate) fn no_such_challenge() -> ApiError {
+    ApiError::new(ErrorCode::NotFound, "no such challenge to you (it may have been withdrawn)")
 }
 
 fn login_required(message: &str) -> ApiError {
@@ -266,6 +327,39 @@ fn pool_spec(clock: PoolClock) -> ClockSpec {
     ClockSpec { base_ms: i64::from(clock.base_s()) * 1000, increment_ms: i64::from(clock.increment_s) * 1000 }
 }
 
+fn random_color() -> Color {
+    if now_ms() % 2 == 0 {
+        Color::White
+    } else {
+        Color::Black
+    }
+}
+
+/// Starts the game of an accepted challenge, the challenger's `seated` pushed to its
+/// connection; the acceptor's seat is taken by the token hashing to `token_hash`. Returns the
+/// game and the acceptor's colour.
+async fn start_challenge(
+    registry: &Arc<Registry>,
+    challenge: Challenge,
+    client: IpAddr,
+    token_hash: String,
+) -> Result<(String, Color), ApiError> {
+    let color = challenge.color.unwrap_or_else(random_color);
+    let (challenger, token) = Player::here(&challenge.from, color);
+    let acceptor =
+        Player { account: Some(challenge.to.clone()), client, color: color.opponent(), token_hash };
+    let game = registry
+        .start_between(&[challenger, acceptor], challenge.variant, challenge.clock, challenge.rated)
+        .await?;
+    let _ = challenge.from.inbox.send(Event::Seated(seated(&game, color, token)));
+    Ok((game, color.opponent()))
+}
+
+fn tell_declined(challenge: Challenge, id: &str) {
+    let declined = json!({"t": "declined", "challenge": id, "by": challenge.to.name}).to_string();
+    let _ = challenge.from.inbox.send(Event::Text(declined));
+}
+
 impl State {
     fn leave(&mut self, conn: ConnId) -> bool {
         let Some((rated, seek)) = self.seek_of.remove(&conn) else { return false };
@@ -273,17 +367,57 @@ impl State {
         self.pools[usize::from(rated)].leave(seek);
         true
     }
+
+    /// The account online here whose name has the key `key`.
+    fn online_account(&self, key: &str) -> Option<Account> {
+        self.online
+            .values()
+            .filter_map(|conns| conns.first()?.account.clone())
+            .find(|account| crate::password::name_key(&account.name) == key)
+    }
+
+    /// Takes out a challenge this node holds to `account`.
+    fn take_challenge(&mut self, id: &str, account: AccountId) -> Option<Challenge> {
+        let mine = self.challenges.get(id).is_some_and(|c| c.to.id == account);
+        mine.then(|| self.challenges.remove(id)).flatten()
+    }
 }
 
 impl Matchmaking {
-    fn disconnect(&self, conn: ConnId) {
+    /// Forgets a closed connection; whether it waited in the shared pools.
+    fn disconnect(&self, conn: ConnId) -> bool {
         let mut state = lock(&self.state);
         state.leave(conn);
+        let was_seeking = state.shared_seeks.remove(&conn).is_some();
         state.online.retain(|_, conns| {
             conns.retain(|c| c.id != conn);
             !conns.is_empty()
         });
         state.challenges.retain(|_, c| c.from.id != conn);
+        was_seeking
+    }
+
+    /// Pushes a challenge to the challenged account's connections here.
+    pub(crate) fn challenged(&self, challenge: &Challenged) {
+        let pushed = json!({"t": "challenge", "challenge": challenge.challenge, "from": challenge.from,
+                            "variant": challenge.variant.name(), "clock": challenge.clock,
+                            "rated": challenge.rated, "color": challenge.color.map(color_name)})
+        .to_string();
+        let state = lock(&self.state);
+        for conn in state.online.get(&challenge.to).into_iter().flatten() {
+            let _ = conn.inbox.send(Event::Text(pushed.clone()));
+        }
+    }
+
+    /// Takes out a challenge this node holds to `account` (and, in a cluster, its row).
+    async fn take_challenge(&self, registry: &Registry, id: &str, account: AccountId) -> Option<Challenge> {
+        let challenge = lock(&self.state).take_challenge(id, account)?;
+        if let Some(cluster) = registry.cluster() {
+            if let Err(e) = cluster.drop_challenge(id).await {
+                tracing::warn!("deleting an answered challenge: {e}");
+            }
+        }
+        Some(challenge)
     }
 
     /// One round in every pool: the pairs found, with their connections, out of the pools.
@@ -314,15 +448,22 @@ pub async fn pair_rounds(registry: Weak<Registry>) {
     loop {
         ticks.tick().await;
         let Some(registry) = registry.upgrade() else { return };
+        if let Some(cluster) = registry.cluster() {
+            shared::pair_round(&registry, cluster).await;
+            continue;
+        }
         for (pool, rated, [a, b]) in registry.matchmaking.pair_round(now_ms()) {
             // The lower rated comes first: either may get White.
-            let color = if now_ms() % 2 == 0 { Color::White } else { Color::Black };
-            let players = [Player { conn: a, color }, Player { conn: b, color: color.opponent() }];
-            match registry.start_between(&players, pool.variant, Some(pool_spec(pool.clock)), rated).await {
-                Ok(seats) => {
-                    for (player, seated) in players.iter().zip(seats) {
-                        let _ = player.conn.inbox.send(Event::Seated(seated));
-                    }
+            let color = random_color();
+            let (first, first_token) = Player::here(&a, color);
+            let (second, second_token) = Player::here(&b, color.opponent());
+            match registry
+                .start_between(&[first, second], pool.variant, Some(pool_spec(pool.clock)), rated)
+                .await
+            {
+                Ok(game) => {
+                    let _ = a.inbox.send(Event::Seated(seated(&game, color, first_token)));
+                    let _ = b.inbox.send(Event::Seated(seated(&game, color.opponent(), second_token)));
                 }
                 Err(e) => tracing::warn!("starting a paired game: {}", e.message),
             }
@@ -331,35 +472,31 @@ pub async fn pair_rounds(registry: Weak<Registry>) {
 }
 
 impl Registry {
-    /// Starts a game between two players, both seated; returns their seats.
+    /// Starts a game between two players, both seated; returns its id.
     async fn start_between(
         self: &Arc<Self>,
         players: &[Player; 2],
         variant: Variant,
         clock: Option<ClockSpec>,
         rated: bool,
-    ) -> Result<[Seated; 2], ApiError> {
+    ) -> Result<String, ApiError> {
         let now = now_ms();
         let id = new_game_id();
-        let tokens = [new_seat_token(), new_seat_token()];
         let mut seats = [Seat::human(None, None), Seat::human(None, None)];
-        for (player, token) in players.iter().zip(&tokens) {
-            let name = player.conn.account.as_ref().map(|a| a.name.clone());
-            seats[crate::live::side(player.color)] = Seat::human(name, Some(hash_token(token)));
+        for player in players {
+            let name = player.account.as_ref().map(|a| a.name.clone());
+            seats[crate::live::side(player.color)] = Seat::human(name, Some(player.token_hash.clone()));
         }
         let mut game = LiveGame::new(id.clone(), Position::start(variant), seats, clock, false, now);
-        game.accounts.rated = rated && players.iter().all(|p| p.conn.account.is_some());
+        game.accounts.rated = rated && players.iter().all(|p| p.account.is_some());
         for player in players {
-            let shown = self.shown_rating(player.conn.account.as_ref(), variant, clock).await;
-            seat_account(&mut game, player.color, player.conn.account.as_ref(), shown);
+            let shown = self.shown_rating(player.account.as_ref(), variant, clock).await;
+            seat_account(&mut game, player.color, player.account.as_ref(), shown);
         }
         self.own_new(&id).await?;
-        self.store.create_game(&game, Some(players[0].conn.client)).await?;
+        self.store.create_game(&game, Some(players[0].client)).await?;
         self.spawn(game.clone());
         self.game_changed(&game);
-        let [first, second] = tokens;
-        let seated =
-            |player: &Player, token| Seated { game: id.clone(), color: player.color, token, invite: None };
-        Ok([seated(&players[0], first), seated(&players[1], second)])
+        Ok(id)
     }
 }

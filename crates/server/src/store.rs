@@ -129,6 +129,11 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "engine jobs of every kind, search times and scores",
         include_str!("../migrations/0008_engine_job_results.sql"),
     ),
+    (
+        9,
+        "quick pairing and who is online, shared by the nodes",
+        include_str!("../migrations/0009_shared_pairing.sql"),
+    ),
 ];
 
 #[derive(Debug)]

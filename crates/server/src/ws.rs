@@ -109,7 +109,7 @@ pub async fn serve_socket(
     let going_away = drain.draining();
     tokio::pin!(going_away);
     let (inbox, mut pushed) = tokio::sync::mpsc::unbounded_channel();
-    let member = Member::connect(&registry, account.clone(), client, inbox);
+    let member = Member::connect(&registry, account.clone(), client, inbox).await;
     let caller = Caller { client, account, member };
     let (mut sink, mut stream) = socket.split();
     let mut subs = Subscriptions { game: None, lobby: None, games: None };
@@ -380,7 +380,7 @@ async fn dispatch(
             Ok(vec![seeking.to_string()])
         }
         ClientMessage::Unseek => {
-            caller.member.unseek(registry);
+            caller.member.unseek(registry).await?;
             Ok(vec![ok()])
         }
         ClientMessage::Challenge { name, variant, color, clock, rated } => {
@@ -388,7 +388,7 @@ async fn dispatch(
                 variant.map(|v| v.known()).transpose()?.map_or(checkers_rules::Variant::English, |v| v.0);
             let color = color.map(|c| c.known()).transpose()?.and_then(|c| c.color());
             let clock = clock_spec(clock)?;
-            let id = caller.member.challenge(registry, &name, variant, clock, color, rated)?;
+            let id = caller.member.challenge(registry, &name, variant, clock, color, rated).await?;
             Ok(vec![serde_json::json!({"t": "challenging", "re": re, "challenge": id}).to_string()])
         }
         ClientMessage::Accept { challenge } => {
@@ -396,7 +396,7 @@ async fn dispatch(
             seated_replies(registry, subs, &seated, re).await
         }
         ClientMessage::Decline { challenge } => {
-            caller.member.decline(registry, &challenge)?;
+            caller.member.decline(registry, &challenge).await?;
             Ok(vec![ok()])
         }
         ClientMessage::Abort { game, token } => {

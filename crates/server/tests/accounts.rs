@@ -13,7 +13,7 @@ use checkers_server::limits::{ClientLimits, Rate};
 use checkers_server::rating::{rate_game, Rating, Score, Standing};
 use checkers_server::token::hash_token;
 use checkers_server::{start, Config, Running};
-use common::{first_legal, Client, PgSchema};
+use common::{first_legal, next_of_type, rated_challenge_accepted, Client, PgSchema};
 use serde_json::{json, Value};
 use sqlx::Row;
 
@@ -588,16 +588,6 @@ async fn the_cookie_is_secure_behind_a_trusted_tls_proxy_only() {
     }
 }
 
-/// The next message of type `t` the connection gets (others before it are passed over).
-async fn next_of_type(client: &mut Client, t: &str) -> Value {
-    loop {
-        let message = client.next().await.expect("the connection stays open");
-        if message["t"] == t {
-            return message;
-        }
-    }
-}
-
 /// Two connections paired by a pool: each is pushed its seat in one new game, then watches it.
 async fn assert_paired(a: &mut Client, b: &mut Client) -> Value {
     let (seat_a, seat_b) = (next_of_type(a, "seated").await, next_of_type(b, "seated").await);
@@ -710,24 +700,7 @@ async fn challenges(db: &str) {
     let declined = next_of_type(&mut ann_ws, "declined").await;
     assert_eq!(declined, json!({"t": "declined", "challenge": sent["challenge"], "by": "Bob_Ray"}));
 
-    let sent = ann_ws
-        .request(json!({"t": "challenge", "name": "Bob_Ray", "color": "white", "rated": true,
-                        "clock": {"base": 300, "increment": 3}}))
-        .await;
-    let heard = next_of_type(&mut bob_ws, "challenge").await;
-    assert_eq!((heard["rated"].clone(), heard["color"].clone()), (json!(true), json!("white")), "{heard}");
-    let accepted = bob_ws.request(json!({"t": "accept", "challenge": sent["challenge"]})).await;
-    assert_eq!(
-        (accepted["t"].clone(), accepted["color"].clone()),
-        (json!("seated"), json!("black")),
-        "{accepted}"
-    );
-    let seated = next_of_type(&mut ann_ws, "seated").await;
-    assert_eq!((seated["game"].clone(), seated["color"].clone()), (accepted["game"].clone(), json!("white")));
-    let state = ann_ws.state_where(|_| true).await;
-    assert_eq!((state["status"].clone(), state["rated"].clone()), (json!("playing"), json!(true)), "{state}");
-    let again = bob_ws.request(json!({"t": "accept", "challenge": sent["challenge"]})).await;
-    assert_eq!(again["code"], "not_found", "a challenge is answered once: {again}");
+    rated_challenge_accepted(&mut ann_ws, &mut bob_ws).await;
     running.stop().await.unwrap();
 }
 

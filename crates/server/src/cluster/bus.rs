@@ -17,6 +17,7 @@ use sqlx::postgres::{PgListener, PgPool};
 use tokio::sync::{mpsc, oneshot};
 
 use super::calls::GameCall;
+use super::pairing::{ChallengeCall, ChallengeNotice};
 use super::Cluster;
 use crate::error::ErrorCode;
 use crate::live::{parse_color, ClockSpec};
@@ -54,13 +55,27 @@ pub enum Envelope {
     Notice {
         notice: Notice,
     },
+    /// A game was started for the seek of the receiving node's connection `conn` (see
+    /// [`super::pairing`]): its seat's colour.
+    Seated {
+        conn: u64,
+        game: String,
+        color: String,
+    },
 }
 
 /// A request for the node that owns a game.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(tag = "r", rename_all = "snake_case")]
 pub enum Request {
-    Game { game: String, call: GameCall },
+    Game {
+        game: String,
+        call: GameCall,
+    },
+    /// An answer to a challenge the receiving node holds.
+    Challenge {
+        call: ChallengeCall,
+    },
 }
 
 /// The answer to a call.
@@ -89,6 +104,8 @@ pub enum Notice {
     Lobby { game: String, entry: Option<LobbyWire>, waiting: bool },
     /// Games changed on `node`: the list of games is to be read again.
     GamesChanged { node: String },
+    /// A challenge made on a node, for the challenged account's connections on every node.
+    Challenge(ChallengeNotice),
 }
 
 /// A lobby entry as it travels between nodes.
@@ -331,6 +348,7 @@ pub async fn listen(cluster: &Arc<Cluster>, inbox: Inbox) -> Result<(), sqlx::Er
                     }
                 }
                 Envelope::Notice { notice } if !direct => cluster.heard(notice),
+                Envelope::Seated { conn, game, color } if direct => cluster.seated(conn, game, color),
                 _ => tracing::warn!("dropping a cluster message on the wrong channel"),
             }
         }
@@ -368,6 +386,7 @@ impl Cluster {
                     registry.games_changed_elsewhere();
                 }
             }
+            Notice::Challenge(challenge) => self.challenged(challenge),
         }
     }
 }

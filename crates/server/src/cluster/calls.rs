@@ -86,11 +86,11 @@ pub(super) enum Pending {
     Flag(oneshot::Receiver<Result<bool, ApiError>>),
 }
 
-fn done(value: impl Serialize) -> Answer {
+pub(super) fn done(value: impl Serialize) -> Answer {
     Answer::Done { value: serde_json::to_value(value).unwrap_or(serde_json::Value::Null) }
 }
 
-fn refused(e: ApiError) -> Answer {
+pub(super) fn refused(e: ApiError) -> Answer {
     Answer::Refused { code: e.code, message: e.message }
 }
 
@@ -303,7 +303,17 @@ pub(super) async fn answer_all(
     while let Some((from, call, request)) = queue.recv().await {
         let Some(cluster) = cluster.upgrade() else { return };
         let Some(registry) = cluster.registry() else { return };
-        let Request::Game { game, call: game_call } = request;
+        let (game, game_call) = match request {
+            Request::Game { game, call } => (game, call),
+            Request::Challenge { call: challenge } => {
+                // Starting a game writes to the database: the game calls behind it do not wait.
+                tokio::spawn(async move {
+                    let answer = super::pairing::answer(&registry, challenge).await;
+                    cluster.bus.answer(&from, call, answer);
+                });
+                continue;
+            }
+        };
         let answer = match command_of(game_call, &from) {
             Err(e) => Some(refused(e)),
             Ok((command, pending)) => match registry.owned_handle(&game).await {

@@ -92,6 +92,18 @@ impl Registry {
         self.handle(id).await.ok().filter(|h| !h.remote)
     }
 
+    /// The seat a seat token holds in a game, wherever the game runs (`None` if none, or if
+    /// the game cannot be reached).
+    pub(crate) async fn seat_of_token(
+        self: &Arc<Self>,
+        id: &str,
+        token: &str,
+    ) -> Option<checkers_rules::Color> {
+        let (reply, rx) = tokio::sync::oneshot::channel();
+        let command = crate::actor::Command::SeatOf { token_hash: crate::token::hash_token(token), reply };
+        self.send(id, command, rx).await.ok().flatten()
+    }
+
     /// Takes over the games that must run (a clock, the computer) that no live node runs;
     /// returns how many were taken here.
     pub(crate) async fn take_orphans(self: &Arc<Self>) -> usize {

@@ -143,6 +143,41 @@ impl Client {
     }
 }
 
+/// The next message of type `t` the connection gets (others before it are passed over).
+pub async fn next_of_type(client: &mut Client, t: &str) -> Value {
+    loop {
+        let message = client.next().await.expect("the connection stays open");
+        if message["t"] == t {
+            return message;
+        }
+    }
+}
+
+/// Ann_Lee's connection `ann` challenges Bob_Ray (logged in on `bob`) to a rated 5+3 game as
+/// White, and Bob accepts: both are seated in one new game with their colours, and the
+/// challenge cannot be answered again. Returns the game's state as Ann first sees it.
+pub async fn rated_challenge_accepted(ann: &mut Client, bob: &mut Client) -> Value {
+    let sent = ann
+        .request(json!({"t": "challenge", "name": "Bob_Ray", "color": "white", "rated": true,
+                        "clock": {"base": 300, "increment": 3}}))
+        .await;
+    let heard = next_of_type(bob, "challenge").await;
+    assert_eq!((heard["rated"].clone(), heard["color"].clone()), (json!(true), json!("white")), "{heard}");
+    let accepted = bob.request(json!({"t": "accept", "challenge": sent["challenge"]})).await;
+    assert_eq!(
+        (accepted["t"].clone(), accepted["color"].clone()),
+        (json!("seated"), json!("black")),
+        "{accepted}"
+    );
+    let seated = next_of_type(ann, "seated").await;
+    assert_eq!((seated["game"].clone(), seated["color"].clone()), (accepted["game"].clone(), json!("white")));
+    let state = ann.state_where(|_| true).await;
+    assert_eq!((state["status"].clone(), state["rated"].clone()), (json!("playing"), json!(true)), "{state}");
+    let again = bob.request(json!({"t": "accept", "challenge": sent["challenge"]})).await;
+    assert_eq!(again["code"], "not_found", "a challenge is answered once: {again}");
+    state
+}
+
 /// Starts a server in this process on a free port, with one engine thread and `game_limits`.
 pub async fn server(db: &str, game_limits: checkers_server::GameLimits) -> checkers_server::Running {
     let config = checkers_server::Config {
