@@ -28,7 +28,7 @@
 //! | module | what it holds |
 //! | --- | --- |
 //! | [`registry`] | the registry of live games: finds or loads a game's actor, the lobby of open games, the list of games, quotas and expiry; `registry/nodes.rs` its part in a cluster (stand-ins, games taken over) |
-//! | [`cluster`] | several nodes on one PostgreSQL database: leases, game owners, failover; `cluster/bus.rs` the messages between nodes over `LISTEN`/`NOTIFY`, `cluster/calls.rs` a game's commands as calls to its owner, `cluster/remote.rs` the stand-in of a game another node runs |
+//! | [`cluster`] | several nodes on one PostgreSQL database: leases, game owners, failover; `cluster/bus.rs` the messages between nodes over `LISTEN`/`NOTIFY`, `cluster/calls.rs` a game's commands as calls to its owner, `cluster/remote.rs` the stand-in of a game another node runs, `cluster/pairing.rs` the pools, who is online and challenges in the database |
 //! | [`lifecycle`] | the quotas per client address and the lifetimes of games ([`GameLimits`]: expiry, idle unloading, claims, games unplayed for long), and their bookkeeping |
 //! | `actor` | a game's actor: one task per game in memory, which orders its moves, commits each before anyone hears of it, runs its clock and asks the computer to move |
 //! | [`live`] | a game on the server as pure logic (seats, clocks, offers, refusals; the site's rules in `live/site.rs`: abort, claims, games unplayed for long, takebacks), testable without sockets |
