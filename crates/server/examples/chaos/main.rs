@@ -41,7 +41,7 @@ use checkers_server::Store;
 use tokio::sync::Semaphore;
 
 use check::{print_failover, print_figures, Check};
-use nodes::{checkers_binary, Cluster, Database, Node};
+use nodes::{checkers_binary, histogram, Cluster, Database, Node};
 use play::{one_game, Nodes, Play, Played, Rng, Stats};
 
 struct Options {
@@ -247,8 +247,9 @@ async fn play_out(games: &Arc<Games>) -> anyhow::Result<(HashMap<String, Played>
     Ok((told, failed))
 }
 
-/// The kills, the nodes' memory and, if measured, an idle connection's.
-fn print_nodes(cluster: &Cluster, idle: Option<(usize, u64, u64)>) {
+/// The kills, the nodes' memory and latencies (from `metrics`, their last processes') and, if
+/// measured, an idle connection's memory.
+fn print_nodes(cluster: &Cluster, metrics: &[String], idle: Option<(usize, u64, u64)>) {
     let kills: Vec<_> = cluster
         .kills
         .iter()
@@ -258,8 +259,26 @@ fn print_nodes(cluster: &Cluster, idle: Option<(usize, u64, u64)>) {
         })
         .collect();
     println!("kills: {}{}{}", kills.len(), if kills.is_empty() { "" } else { ": " }, kills.join(", "));
-    for (i, (peak, in_play)) in cluster.peak.iter().enumerate() {
-        println!("node {} peak RSS {:.1} MiB (with {in_play} games in play)", i + 1, mib(*peak));
+    for (i, peak) in cluster.peak.iter().enumerate() {
+        println!(
+            "node {} peak RSS {:.1} MiB, with {} live games and {} WebSockets on it ({} games in play in all)",
+            i + 1,
+            mib(peak.rss_kib),
+            peak.live_games,
+            peak.connections,
+            peak.games_in_play
+        );
+    }
+    for (i, text) in metrics.iter().enumerate() {
+        let commits = histogram(text, "checkers_db_commit_seconds");
+        let moves = histogram(text, "checkers_move_round_trip_seconds");
+        if let (Some((commits, c50, c99)), Some((moves, m50, m99))) = (commits, moves) {
+            println!(
+                "node {} (its last process): {commits} commits, p50 <= {c50} ms, p99 <= {c99} ms; \
+                 {moves} moves read to confirmed, p50 <= {m50} ms, p99 <= {m99} ms",
+                i + 1
+            );
+        }
     }
     if let Some((count, before, with)) = idle {
         let each = with.saturating_sub(before) as f64 / count as f64;
@@ -280,13 +299,15 @@ async fn main() -> anyhow::Result<()> {
     let cluster = Cluster::start(count, &checkers_binary()?, &db.url, dir.path())?;
     let addrs: Vec<_> = cluster.nodes.iter().map(|n| n.addr).collect();
     eprintln!(
-        "chaos: {count} nodes ({}) on {}, {} games at a time for {} min, a node killed every {} s, seed {}; \
-         load average {}",
+        "chaos: {count} nodes ({}) on {}, {} games at a time for {} min, {}, seed {}; load average {}",
         addrs.iter().map(|a| a.to_string()).collect::<Vec<_>>().join(", "),
         db.schema().map_or("SQLite".to_string(), |s| format!("PostgreSQL, schema {s}")),
         o.games,
         o.minutes,
-        o.kill_every,
+        match o.kill_every {
+            0 => "no node killed".to_string(),
+            s => format!("a node killed every {s} s"),
+        },
         o.seed,
         load_average()
     );
@@ -313,9 +334,9 @@ async fn main() -> anyhow::Result<()> {
     let conducted = conductor.join().map_err(|_| anyhow::anyhow!("the conductor panicked"))?;
     let mut cluster =
         std::mem::replace(&mut *cluster.lock().unwrap_or_else(|e| e.into_inner()), Cluster::none());
-    for node in &mut cluster.nodes {
-        node.kill();
-    }
+    let metrics = cluster.metrics();
+    cluster.stop_all();
+    let own_cpu = nodes::cpu_seconds("self").unwrap_or(0.0);
 
     let store = Store::open(&db.url).await?;
     let check = Check::run(&store, &told, true).await?;
@@ -325,7 +346,15 @@ async fn main() -> anyhow::Result<()> {
     let scan = scan(&db, &told, &given_up).await?;
     print_figures(&stats, told.len() + failed, failed, elapsed, "untimed");
     print_failover(&stats, o.play.watchers);
-    print_nodes(&cluster, idle);
+    print_nodes(&cluster, &metrics, idle);
+    let cpu: Vec<_> =
+        cluster.cpu.iter().enumerate().map(|(i, s)| format!("node {} {s:.0} s", i + 1)).collect();
+    println!(
+        "CPU time: {}, the load generator {own_cpu:.0} s, in {:.0} s of {} cores",
+        cpu.join(", "),
+        elapsed.as_secs_f64(),
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    );
     check.print();
     println!(
         "database: {} games; {} finished games checked, {} not finished; {} made but never answered (waiting, no move); \

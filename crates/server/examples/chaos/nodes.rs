@@ -3,8 +3,8 @@
 //! made for the run, or a SQLite file).
 
 use std::fs::File;
-use std::io::{BufRead, BufReader};
-use std::net::SocketAddr;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -92,6 +92,54 @@ impl Node {
         let line = status.lines().find_map(|l| l.strip_prefix("VmRSS:"))?;
         line.trim().trim_end_matches("kB").trim().parse().ok()
     }
+
+    /// The node's `/metrics` text (over HTTP/1.0, so never chunked), if it answers.
+    pub fn metrics(&self) -> Option<String> {
+        let mut stream = TcpStream::connect_timeout(&self.addr, Duration::from_secs(2)).ok()?;
+        stream.set_read_timeout(Some(Duration::from_secs(5))).ok()?;
+        write!(stream, "GET /metrics HTTP/1.0\r\nHost: {}\r\n\r\n", self.addr).ok()?;
+        let mut response = String::new();
+        stream.read_to_string(&mut response).ok()?;
+        Some(response.split_once("\r\n\r\n")?.1.to_string())
+    }
+
+    /// The CPU time the node's current process has used, in seconds (Linux).
+    pub fn cpu_seconds(&self) -> Option<f64> {
+        cpu_seconds(&self.child.as_ref()?.id().to_string())
+    }
+}
+
+/// A gauge's or counter's value in a `/metrics` text.
+pub fn metric(text: &str, name: &str) -> Option<f64> {
+    text.lines().find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.trim().parse().ok())
+}
+
+/// A histogram of a `/metrics` text: its count, and the bucket bounds (in ms) within which
+/// half and 99% of its observations fall.
+pub fn histogram(text: &str, name: &str) -> Option<(f64, f64, f64)> {
+    let count = metric(text, &format!("{name}_count"))?;
+    let prefix = format!("{name}_bucket{{le=\"");
+    let buckets: Vec<(f64, f64)> = text
+        .lines()
+        .filter_map(|l| {
+            let (bound, value) = l.strip_prefix(&prefix)?.split_once("\"} ")?;
+            Some((bound.parse().unwrap_or(f64::INFINITY), value.trim().parse().ok()?))
+        })
+        .collect();
+    let within =
+        |q: f64| buckets.iter().find(|(_, n)| *n >= q * count).map_or(f64::INFINITY, |(b, _)| b * 1000.0);
+    Some((count, within(0.5), within(0.99)))
+}
+
+/// The CPU time (user and system) process `pid` (or `self`) has used, in seconds, from
+/// `/proc` (Linux; counted in the usual 100 ticks a second).
+pub fn cpu_seconds(pid: &str) -> Option<f64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The fields after the command's name (in parentheses): utime and stime are the 12th and
+    // 13th of them.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    Some(ticks as f64 / 100.0)
 }
 
 impl Drop for Node {
@@ -151,9 +199,21 @@ impl Database {
 /// The nodes, started and killed in turn; the peak memory seen of each.
 pub struct Cluster {
     pub nodes: Vec<Node>,
-    /// Per node: the most resident memory seen (KiB) and the games in play then.
-    pub peak: Vec<(u64, usize)>,
+    /// Per node: the most resident memory seen (KiB), the games in play then (in all), and
+    /// the node's own live games and WebSocket connections then.
+    pub peak: Vec<Peak>,
+    /// Per node: the CPU time its processes used, in seconds (of those stopped so far).
+    pub cpu: Vec<f64>,
     pub kills: Vec<Kill>,
+}
+
+/// A node's most resident memory, and what it held then.
+#[derive(Clone, Copy, Default)]
+pub struct Peak {
+    pub rss_kib: u64,
+    pub games_in_play: usize,
+    pub live_games: f64,
+    pub connections: f64,
 }
 
 /// A node killed and started again.
@@ -169,32 +229,46 @@ impl Cluster {
         let nodes = (0..count)
             .map(|i| Node::start(binary, db, logs.join(format!("node{}.log", i + 1))))
             .collect::<anyhow::Result<Vec<_>>>()?;
-        Ok(Cluster { peak: vec![(0, 0); count], nodes, kills: Vec::new() })
+        Ok(Cluster { peak: vec![Peak::default(); count], cpu: vec![0.0; count], nodes, kills: Vec::new() })
     }
 
     /// No nodes (what is left once they are taken away).
     pub fn none() -> Cluster {
-        Cluster { nodes: Vec::new(), peak: Vec::new(), kills: Vec::new() }
+        Cluster { nodes: Vec::new(), peak: Vec::new(), cpu: Vec::new(), kills: Vec::new() }
     }
 
     /// Notes each node's resident memory, with `games` in play.
     pub fn sample(&mut self, games: usize) {
         for (node, peak) in self.nodes.iter().zip(&mut self.peak) {
-            if let Some(rss) = node.rss_kib() {
-                if rss > peak.0 {
-                    *peak = (rss, games);
-                }
-            }
+            let Some(rss_kib) = node.rss_kib().filter(|rss| *rss > peak.rss_kib) else { continue };
+            let text = node.metrics().unwrap_or_default();
+            let live_games = metric(&text, "checkers_live_games").unwrap_or(f64::NAN);
+            let connections = metric(&text, "checkers_websocket_connections").unwrap_or(f64::NAN);
+            *peak = Peak { rss_kib, games_in_play: games, live_games, connections };
         }
     }
 
     /// Kills node `node` with SIGKILL and starts it again on its address.
     pub fn kill_and_restart(&mut self, node: usize, since: Instant) -> anyhow::Result<()> {
         let at = since.elapsed();
+        self.cpu[node] += self.nodes[node].cpu_seconds().unwrap_or(0.0);
         self.nodes[node].kill();
         let restarting = Instant::now();
         self.nodes[node].restart()?;
         self.kills.push(Kill { at, node, restarted_in: restarting.elapsed() });
         Ok(())
+    }
+
+    /// Each node's `/metrics` text now (empty if it does not answer).
+    pub fn metrics(&self) -> Vec<String> {
+        self.nodes.iter().map(|n| n.metrics().unwrap_or_default()).collect()
+    }
+
+    /// Kills every node, counting their CPU time.
+    pub fn stop_all(&mut self) {
+        for (node, cpu) in self.nodes.iter_mut().zip(&mut self.cpu) {
+            *cpu += node.cpu_seconds().unwrap_or(0.0);
+            node.kill();
+        }
     }
 }

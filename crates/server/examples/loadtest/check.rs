@@ -103,8 +103,9 @@ pub fn print_failover(s: &Stats, watchers: bool) {
     let f = &s.failover;
     println!(
         "failover: {} reconnections, {} sent again after `unavailable`, {} moves in flight sent again, \
-         {} found committed (their confirmation lost), {} found replaced, {} silences, \
-         {} set-ups tried again, {} games given up before their first move",
+         {} found committed after a lost confirmation or a `stale` answer (timed to the state that \
+         showed them), {} found replaced, {} silences, {} set-ups tried again, {} games given up before \
+         their first move",
         f.reconnections,
         f.unavailable,
         f.resent,

@@ -107,7 +107,8 @@ impl Rng {
 /// What the clients measured and counted.
 #[derive(Default)]
 pub struct Stats {
-    /// From a move's first sending to its confirmation, resendings included.
+    /// From a move's first sending to its confirmation, resendings included (or, for a move
+    /// found committed after its confirmation was lost, to the state that showed it).
     pub round_trips_us: Vec<u64>,
     /// Round trips of the resignations that end the games.
     pub ends_us: Vec<u64>,
@@ -392,6 +393,8 @@ impl Player {
         }
         let p = self.pending.take().expect("in flight");
         if g["moves"][p.ply as usize] == json!(p.text) {
+            // Its round trip runs until the client learns it was committed.
+            self.round_trips.push(p.first_sent.elapsed().as_micros() as u64);
             self.failover.recovered += 1;
             self.played.recovered.push((p.ply, p.text));
         } else {
