@@ -15,11 +15,13 @@ use serde_json::{json, Value};
 /// bound is generous for a loaded CI machine).
 const FAILOVER_PATIENCE: Duration = Duration::from_secs(30);
 
-/// A seated player: its connection, game and token.
+/// A seated player: its connection, game and token, and how many of its moves were refused
+/// `unavailable` (a failover under way) and sent again.
 struct Player {
     client: Client,
     game: String,
     token: String,
+    retries: u32,
 }
 
 impl Player {
@@ -45,6 +47,7 @@ impl Player {
                 "move {} at ply {ply}: {reply}",
                 legal["text"]
             );
+            self.retries += 1;
             tokio::time::sleep(Duration::from_millis(200)).await;
         }
     }
@@ -62,9 +65,13 @@ async fn friend_game(creator_node: &ServerProcess, joiner_node: &ServerProcess) 
     let mut white = Client::connect(joiner_node.addr).await;
     let joined = white.request(json!({"t": "join", "game": game, "invite": created["invite"]})).await;
     assert_eq!(joined["t"], "seated", "a player on another node joins: {joined}");
-    let black =
-        Player { client: black, game: game.clone(), token: created["token"].as_str().unwrap().into() };
-    let white = Player { client: white, game, token: joined["token"].as_str().unwrap().into() };
+    let black = Player {
+        client: black,
+        game: game.clone(),
+        token: created["token"].as_str().unwrap().into(),
+        retries: 0,
+    };
+    let white = Player { client: white, game, token: joined["token"].as_str().unwrap().into(), retries: 0 };
     (black, white)
 }
 
@@ -162,11 +169,13 @@ async fn three_nodes_play_a_game_that_survives_its_node_killed_and_another_drain
     let status = node2.terminate(Duration::from_secs(20));
     assert_eq!(white.client.close_code().await, Some(1001), "the drained node says it goes away");
     assert!(status.expect("the drained node exits").success());
+    let retries_before_drain = (black.retries, white.retries);
     white.client = Client::connect(node3.addr).await;
     let state = white.watch().await;
     assert_eq!(state["ply"], json!(confirmed.len()), "no confirmed move is lost: {state}");
     let (more, last) = play(&mut black, &mut white, &mut spectator, state, 400).await;
     confirmed.extend(more);
+    assert_eq!((black.retries, white.retries), retries_before_drain, "no move was refused across the drain");
     let stored = stored_moves(&schema.url, &game).await;
     assert_eq!(stored, confirmed, "every confirmed move is stored once, in order");
     let end = if last["status"] == "playing" {
@@ -272,6 +281,7 @@ async fn a_game_against_the_computer_goes_on_through_the_worker_when_its_node_di
         client: player,
         game: created["game"].as_str().unwrap().into(),
         token: created["token"].as_str().unwrap().into(),
+        retries: 0,
     };
     let mut watcher = Client::connect(node2.addr).await;
     watcher.request(json!({"t": "watch", "game": me.game})).await;
