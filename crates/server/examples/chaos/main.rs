@@ -299,7 +299,8 @@ async fn main() -> anyhow::Result<()> {
     let cluster = Cluster::start(count, &checkers_binary()?, &db.url, dir.path())?;
     let addrs: Vec<_> = cluster.nodes.iter().map(|n| n.addr).collect();
     eprintln!(
-        "chaos: {count} nodes ({}) on {}, {} games at a time for {} min, {}, seed {}; load average {}",
+        "chaos: {count} node{} ({}) on {}, {} games at a time for {} min, {}, seed {}; load average {}",
+        if count == 1 { "" } else { "s" },
         addrs.iter().map(|a| a.to_string()).collect::<Vec<_>>().join(", "),
         db.schema().map_or("SQLite".to_string(), |s| format!("PostgreSQL, schema {s}")),
         o.games,

@@ -102,7 +102,7 @@ pub fn print_figures(s: &Stats, games: usize, failed: usize, elapsed: Duration, 
 pub fn print_failover(s: &Stats, watchers: bool) {
     let f = &s.failover;
     println!(
-        "failover: {} reconnections, {} sent again after `unavailable`, {} moves in flight sent again, \
+        "failover: {} reconnections, {} sent again after `unavailable` or `storage`, {} moves in flight sent again, \
          {} found committed after a lost confirmation or a `stale` answer (timed to the state that \
          showed them), {} found replaced, {} silences, {} set-ups tried again, {} games given up before \
          their first move",

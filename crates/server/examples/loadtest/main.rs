@@ -27,10 +27,11 @@
 //! "watch latency"). A client whose connection drops (its node died) connects to the next
 //! node that answers, follows its game again with its seat token and carries on: a move in
 //! flight is sent again if the game shows it was not committed, and counted as recovered if
-//! it was. A move refused `unavailable` (its game changing owner) is sent again after a short
-//! pause; a move's round trip runs from its first sending to its confirmation. On top of the
-//! figures above it prints the reconnections and the other failover counts, the watch
-//! latency, and the games not finished in the database (it fails on any).
+//! it was. A move refused `unavailable` or `storage` (its game changing owner) is sent again
+//! after a short pause, and a move's round trip runs from its first sending to its
+//! confirmation; a game that does not move on for minutes fails. On top of the figures above
+//! it prints the reconnections and the other failover counts, the watch latency, and the
+//! games not finished in the database (it fails on any).
 
 mod check;
 mod play;

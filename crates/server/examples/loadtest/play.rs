@@ -28,18 +28,18 @@ pub struct Play {
 
 /// Where the clients connect. With `failover`, a client whose connection drops connects to
 /// the next node that answers, follows its game again with its seat token and carries on; a
-/// move refused `unavailable` is sent again after [`RETRY`]; a client that hears nothing for
-/// a while asks for its game's state again. Without it (one server), a dropped connection
-/// ends the client.
+/// move refused `unavailable` or `storage` ("nothing changed, try again") is sent again after
+/// [`RETRY`]; a client that hears nothing for a while asks for its game's state again, and
+/// one whose game has not moved on for minutes gives it up (the game fails). Without it (one
+/// server), a dropped connection ends the client.
 pub struct Nodes {
     pub addrs: Vec<SocketAddr>,
     pub failover: bool,
 }
 
-/// The pause before a move refused `unavailable` (a game changing owner) is sent again.
+/// The pause before a message refused `unavailable` or `storage` (a game changing owner, the
+/// database slow) is sent again.
 const RETRY: Duration = Duration::from_millis(200);
-/// Silences in a row (each of [`Nodes::stall`]) after which a client gives its game up.
-const SILENCES: u32 = 8;
 /// How long a client keeps trying to reach some node.
 const RECONNECT_PATIENCE: Duration = Duration::from_secs(120);
 /// How long a client waits for the answer to `create`, `join` or `resign` while setting up.
@@ -51,6 +51,12 @@ impl Nodes {
     /// How long a client with failover hears nothing before it asks for its game again.
     fn stall(&self, play: &Play) -> Option<Duration> {
         self.failover.then(|| Duration::from_millis((play.think_ms * 10).max(15_000)))
+    }
+
+    /// How long a client with failover waits for its game to move on before it gives it up
+    /// as stuck (an error: the game counts as failed).
+    fn patience(&self, play: &Play) -> Option<Duration> {
+        self.failover.then(|| Duration::from_millis((play.think_ms * 60).max(180_000)))
     }
 }
 
@@ -127,7 +133,7 @@ pub struct Stats {
 pub struct Failover {
     /// Connections made again on another node after one dropped.
     pub reconnections: u64,
-    /// Moves and resignations refused `unavailable` and sent again.
+    /// Moves, resignations and watches refused `unavailable` or `storage` and sent again.
     pub unavailable: u64,
     /// Moves in flight when their connection dropped, sent again (the game had not moved).
     pub resent: u64,
@@ -187,7 +193,9 @@ struct Link {
     index: u64,
     cookie: Option<String>,
     stall: Option<Duration>,
-    silences: u32,
+    patience: Option<Duration>,
+    /// When the game last moved on (or the client started following it).
+    progress: Instant,
     rng: Rng,
 }
 
@@ -200,7 +208,8 @@ impl Link {
         play: &Play,
     ) -> anyhow::Result<Link> {
         let ws = connect(nodes.addrs[node], index, cookie.as_deref()).await?;
-        let stall = nodes.stall(play);
+        let (stall, patience) = (nodes.stall(play), nodes.patience(play));
+        let progress = Instant::now();
         Ok(Link {
             ws,
             nodes: nodes.clone(),
@@ -208,28 +217,30 @@ impl Link {
             index,
             cookie,
             stall,
-            silences: 0,
+            patience,
+            progress,
             rng: Rng(index * 7 + 3),
         })
+    }
+
+    /// The game moved on.
+    fn progressed(&mut self) {
+        self.progress = Instant::now();
     }
 
     /// The next text message; with failover a failed connection is `Closed`, not an error.
     async fn next(&mut self) -> anyhow::Result<Incoming> {
         loop {
+            if let Some(patience) = self.patience.filter(|p| self.progress.elapsed() > *p) {
+                bail!("stuck: the game has not moved on for {} s", patience.as_secs());
+            }
             let item = match self.stall {
                 Some(stall) => match tokio::time::timeout(stall, self.ws.next()).await {
                     Ok(item) => item,
-                    Err(_) => {
-                        self.silences += 1;
-                        if self.silences > SILENCES {
-                            bail!("nothing heard for {} s", (stall * SILENCES).as_secs());
-                        }
-                        return Ok(Incoming::Silent);
-                    }
+                    Err(_) => return Ok(Incoming::Silent),
                 },
                 None => self.ws.next().await,
             };
-            self.silences = 0;
             match item {
                 None => return Ok(Incoming::Closed),
                 Some(Err(_)) if self.nodes.failover => return Ok(Incoming::Closed),
@@ -311,6 +322,10 @@ struct Player {
     pending: Option<InFlight>,
     resigned: Option<InFlight>,
     moved_at_ply: Option<u64>,
+    /// The last `watch` sent (after a reconnection or a silence).
+    watch_id: Option<u64>,
+    /// The ply of the last state seen.
+    last_ply: Option<u64>,
     played: Played,
     round_trips: Vec<u64>,
     ends: Vec<u64>,
@@ -362,6 +377,7 @@ impl Player {
             in_flight.in_doubt = true;
         }
         let id = self.new_id();
+        self.watch_id = Some(id);
         let watch = json!({"t": "watch", "id": id, "game": self.game, "token": self.token});
         self.link.send(&watch).await
     }
@@ -407,6 +423,9 @@ impl Player {
         let ply = g["ply"].as_u64().unwrap_or(0);
         if g["status"] == "waiting" {
             return Ok(Step::Continue);
+        }
+        if self.last_ply.replace(ply) != Some(ply) {
+            self.link.progressed();
         }
         let to_move = g["turn"] == json!(self.color);
         if self.settle_move(g, ply, to_move) {
@@ -495,16 +514,28 @@ impl Player {
         self.errors += 1;
         let about_move = self.pending.as_ref().is_some_and(|p| v["re"] == json!(p.id));
         let about_resign = self.resigned.as_ref().is_some_and(|r| v["re"] == json!(r.id));
-        if self.link.nodes.failover && (about_move || about_resign) {
+        let about_watch = self.watch_id.is_some_and(|id| v["re"] == json!(id));
+        let try_again = v["code"] == "unavailable" || v["code"] == "storage";
+        if self.link.nodes.failover && (about_move || about_resign || about_watch) {
             match v["code"].as_str() {
-                Some("unavailable") => {
+                _ if try_again => {
                     self.failover.unavailable += 1;
                     tokio::time::sleep(RETRY).await;
-                    self.send_in_flight(about_resign).await?;
+                    match about_watch {
+                        true => self.follow_again().await?,
+                        false => self.send_in_flight(about_resign).await?,
+                    }
                     return Ok(Step::Continue);
                 }
                 // The game moved on: was it this move, committed before its node died?
                 Some("stale") if about_move => {
+                    self.follow_again().await?;
+                    return Ok(Step::Continue);
+                }
+                // Refused otherwise: the player follows the game again and plays from its
+                // state.
+                _ if about_move => {
+                    (self.pending, self.moved_at_ply) = (None, None);
                     self.follow_again().await?;
                     return Ok(Step::Continue);
                 }
@@ -521,11 +552,12 @@ impl Player {
 /// A spectator: follows the game until it ends, noting when it sees each move.
 async fn spectate(mut link: Link, game: String, times: Arc<Mutex<WatchTimes>>) -> anyhow::Result<Failover> {
     let mut failover = Failover::default();
-    let watch = json!({"t": "watch", "game": game});
+    let watch = json!({"t": "watch", "id": 1, "game": game});
     link.send(&watch).await?;
     // The ply of the last state seen on this connection: only a state that follows it is a
     // move seen as it was made.
     let mut last: Option<u64> = None;
+    let mut furthest = 0;
     loop {
         match link.next().await? {
             Incoming::Message(v) if v["t"] == "state" => {
@@ -535,9 +567,19 @@ async fn spectate(mut link: Link, game: String, times: Arc<Mutex<WatchTimes>>) -
                     times.lock().unwrap_or_else(|e| e.into_inner()).seen.insert(ply, Instant::now());
                 }
                 last = Some(ply);
+                if ply > furthest {
+                    furthest = ply;
+                    link.progressed();
+                }
                 if g["status"] == "finished" {
                     break;
                 }
+            }
+            // The watch refused (`unavailable`, `storage`): asked again.
+            Incoming::Message(v) if v["t"] == "error" && v["re"] == json!(1) && link.nodes.failover => {
+                failover.unavailable += 1;
+                tokio::time::sleep(RETRY).await;
+                link.send(&watch).await?;
             }
             Incoming::Message(_) => {}
             Incoming::Closed if link.nodes.failover => {
@@ -733,6 +775,8 @@ pub async fn one_game(
         pending: None,
         resigned: None,
         moved_at_ply: None,
+        watch_id: None,
+        last_ply: None,
         played: Played::default(),
         round_trips: Vec::new(),
         ends: Vec::new(),
