@@ -223,28 +223,35 @@ fn mib(kib: u64) -> f64 {
     kib as f64 / 1024.0
 }
 
-/// What the games came to: what the clients know of each game, and how many failed.
-async fn play_out(games: &Arc<Games>) -> anyhow::Result<(HashMap<String, Played>, usize)> {
+/// What the games came to: what the clients know of each game, how many failed, and how many
+/// of those never started (could not be set up).
+async fn play_out(games: &Arc<Games>) -> anyhow::Result<(HashMap<String, Played>, usize, usize)> {
     let slots: Vec<_> = (0..games.slots).map(|i| tokio::spawn(slot(games.clone(), i))).collect();
     let mut told = HashMap::new();
-    let mut failed = 0;
+    let (mut failed, mut unseated) = (0, 0);
     for slot in slots {
         for outcome in slot.await? {
-            match outcome {
+            let failure = match outcome {
                 Ok(Some((game, played))) => {
+                    let failure = played.failure.as_ref().map(|f| format!("game {game} failed: {f}"));
                     told.insert(game, played);
+                    failure
                 }
-                Ok(None) => {}
+                Ok(None) => None,
                 Err(e) => {
-                    failed += 1;
-                    if failed <= 10 {
-                        eprintln!("chaos: a game failed: {e:#}");
-                    }
+                    unseated += 1;
+                    Some(format!("a game failed: {e:#}"))
+                }
+            };
+            if let Some(failure) = failure {
+                failed += 1;
+                if failed <= 10 {
+                    eprintln!("chaos: {failure}");
                 }
             }
         }
     }
-    Ok((told, failed))
+    Ok((told, failed, unseated))
 }
 
 /// The kills, the nodes' memory and latencies (from `metrics`, their last processes') and, if
@@ -329,7 +336,7 @@ async fn main() -> anyhow::Result<()> {
     let stop = Arc::new(AtomicBool::new(false));
     let conductor = conduct(cluster.clone(), games.clone(), &o, stop.clone());
     let started = Instant::now();
-    let (told, failed) = play_out(&games).await?;
+    let (told, failed, unseated) = play_out(&games).await?;
     let elapsed = started.elapsed();
     stop.store(true, Ordering::Relaxed);
     let conducted = conductor.join().map_err(|_| anyhow::anyhow!("the conductor panicked"))?;
@@ -345,7 +352,7 @@ async fn main() -> anyhow::Result<()> {
     let stats = std::mem::take(&mut *games.stats.lock().unwrap_or_else(|e| e.into_inner()));
     let given_up: HashSet<String> = stats.given_up.iter().cloned().collect();
     let scan = scan(&db, &told, &given_up).await?;
-    print_figures(&stats, told.len() + failed, failed, elapsed, "untimed");
+    print_figures(&stats, told.len() + unseated, failed, elapsed, "untimed");
     print_failover(&stats, o.play.watchers);
     print_nodes(&cluster, &metrics, idle);
     let cpu: Vec<_> =

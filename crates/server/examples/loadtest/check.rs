@@ -19,7 +19,7 @@ pub struct Check {
     pub doubled: usize,
     /// Moves stored that no client knew were committed.
     pub extra: usize,
-    /// Games not finished in the database (counted when asked).
+    /// Games not finished in the database (counted when asked), among those that did not fail.
     pub unfinished: usize,
 }
 
@@ -44,7 +44,7 @@ impl Check {
             // Moves stored that nobody was told of (possible only if a reply was lost in
             // transit).
             c.extra += stored.len().saturating_sub(known.count());
-            if finished {
+            if finished && played.failure.is_none() {
                 let status = store.load_game(game).await?.map(|g| g.status);
                 if status != Some(Status::Finished) {
                     c.unfinished += 1;

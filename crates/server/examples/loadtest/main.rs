@@ -174,6 +174,10 @@ async fn main() -> anyhow::Result<()> {
     for task in tasks {
         match task.await? {
             Ok(Some((game, played))) => {
+                if let Some(failure) = &played.failure {
+                    failed += 1;
+                    eprintln!("loadtest: game {game} failed: {failure}");
+                }
                 told.insert(game, played);
             }
             Ok(None) => {}

@@ -165,11 +165,12 @@ impl Failover {
 
 /// What the clients know was committed in one game: the moves (ply, text) the server
 /// confirmed to them, and those in flight when a node died that they found in the game
-/// afterwards.
+/// afterwards; and why the game failed, if it did (its moves so far are checked all the same).
 #[derive(Default)]
 pub struct Played {
     pub confirmed: Vec<(u64, String)>,
     pub recovered: Vec<(u64, String)>,
+    pub failure: Option<String>,
 }
 
 /// When each ply was confirmed to its mover and seen by the game's spectator.
@@ -286,7 +287,7 @@ impl Link {
         }
     }
 
-    async fn close(mut self) {
+    async fn close(&mut self) {
         let _ = self.ws.close(None).await;
     }
 }
@@ -335,7 +336,21 @@ struct Player {
 }
 
 impl Player {
-    async fn run(mut self, stats: Arc<Mutex<Stats>>) -> anyhow::Result<Played> {
+    /// Plays the game out; what was measured and confirmed counts even if the game fails.
+    async fn run(mut self, stats: Arc<Mutex<Stats>>) -> Played {
+        match self.turns().await {
+            Ok(()) => self.link.close().await,
+            Err(e) => self.played.failure = Some(format!("{e:#}")),
+        }
+        let mut s = stats.lock().unwrap_or_else(|e| e.into_inner());
+        s.round_trips_us.extend(self.round_trips);
+        s.ends_us.extend(self.ends);
+        s.errors += self.errors;
+        s.failover.add(&self.failover);
+        self.played
+    }
+
+    async fn turns(&mut self) -> anyhow::Result<()> {
         loop {
             let step = match self.link.next().await? {
                 Incoming::Message(v) => match v["t"].as_str() {
@@ -358,16 +373,9 @@ impl Player {
                 }
             };
             if let Step::Done = step {
-                break;
+                return Ok(());
             }
         }
-        self.link.close().await;
-        let mut s = stats.lock().unwrap_or_else(|e| e.into_inner());
-        s.round_trips_us.extend(self.round_trips);
-        s.ends_us.extend(self.ends);
-        s.errors += self.errors;
-        s.failover.add(&self.failover);
-        Ok(self.played)
     }
 
     /// Follows the game again (a new connection, or one that went silent): what is in flight
@@ -739,7 +747,7 @@ async fn give_up(mut link: Link, game: &str, token: &str) -> anyhow::Result<()> 
 }
 
 /// Plays game `index` to its end: its id and what its clients know was committed (`None` if
-/// it was given up before its first move).
+/// it was given up before its first move). An error means it could not be set up.
 pub async fn one_game(
     nodes: Arc<Nodes>,
     play: Arc<Play>,
@@ -786,14 +794,25 @@ pub async fn one_game(
     };
     let black = tokio::spawn(player(seated.black, "black", index * 2 + 1).run(stats.clone()));
     let white = tokio::spawn(player(seated.white, "white", index * 2 + 2).run(stats.clone()));
-    let mut played = black.await??;
-    let more = white.await??;
+    let mut played = black.await?;
+    let more = white.await?;
     played.confirmed.extend(more.confirmed);
     played.confirmed.sort();
     played.recovered.extend(more.recovered);
     played.recovered.sort();
+    played.failure = played.failure.or(more.failure);
     if let Some(spectator) = spectator {
-        let failover = spectator.await??;
+        if played.failure.is_some() {
+            spectator.abort();
+            return Ok(Some((game, played)));
+        }
+        let failover = match spectator.await? {
+            Ok(failover) => failover,
+            Err(e) => {
+                played.failure = Some(format!("the spectator: {e:#}"));
+                return Ok(Some((game, played)));
+            }
+        };
         let times = times.lock().unwrap_or_else(|e| e.into_inner());
         let mut s = stats.lock().unwrap_or_else(|e| e.into_inner());
         s.failover.add(&failover);
