@@ -10,7 +10,10 @@
 
 use std::mem::size_of;
 
-use checkers_rules::board::{board_perft, Board, Dark12, Dark8, RuleSet};
+use checkers_rules::board::{
+    board_perft, Board, BoardMove, BoardMoves, Dark12, Dark8, FmjdReferee, International, MajorityCapture,
+    MoveRules, RuleSet,
+};
 use checkers_rules::{Color, Piece, Role};
 
 /// International rules on 8x8, three rows of men a side.
@@ -19,6 +22,8 @@ struct EightByEight;
 
 impl RuleSet for EightByEight {
     type Geometry = Dark8;
+    type Moves = MajorityCapture;
+    type Referee = FmjdReferee;
     const NAME: &'static str = "international rules on 8x8";
     const START_ROWS: u32 = 3;
 }
@@ -29,6 +34,8 @@ struct TwelveByTwelve;
 
 impl RuleSet for TwelveByTwelve {
     type Geometry = Dark12;
+    type Moves = MajorityCapture;
+    type Referee = FmjdReferee;
     const NAME: &'static str = "international rules on 12x12";
     const START_ROWS: u32 = 5;
 }
@@ -71,4 +78,52 @@ fn twelve_by_twelve_start() {
 fn positions_are_three_words() {
     assert_eq!(size_of::<Board<EightByEight>>(), 24);
     assert_eq!(size_of::<Board<TwelveByTwelve>>(), 48);
+}
+
+/// Move rules that write only what a variant must (the moves and their routes, borrowed from
+/// the family's generator) and take every other method from the trait's defaults.
+struct OnlyTheList;
+
+impl<V: RuleSet> MoveRules<V> for OnlyTheList {
+    fn generate(board: &Board<V>, list: &mut BoardMoves<V>) {
+        MajorityCapture::generate(board, list);
+    }
+    fn capture_routes(board: &Board<V>) -> Vec<(BoardMove<V>, Vec<u32>)> {
+        MajorityCapture::capture_routes(board)
+    }
+}
+
+/// International draughts through the defaults: list-based perft, capture test, counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+struct InternationalByDefaults;
+
+impl RuleSet for InternationalByDefaults {
+    type Geometry = <International as RuleSet>::Geometry;
+    type Moves = OnlyTheList;
+    type Referee = FmjdReferee;
+    const NAME: &'static str = "international through the defaults";
+    const START_ROWS: u32 = 4;
+}
+
+/// The trait's default methods agree with the family's tuned ones: perft from the start
+/// (published: 9, 81, 658, 4265, 27117) and, along a game, the capture test and move counts.
+#[test]
+fn move_rules_defaults_agree_with_the_tuned_generator() {
+    let start = Board::<InternationalByDefaults>::start();
+    let figures: Vec<u64> = (1..=5).map(|d| board_perft(&start, d)).collect();
+    assert_eq!(figures, [9, 81, 658, 4265, 27117]);
+    let (mut slow, mut fast) = (start, Board::<International>::start());
+    for ply in 0..80 {
+        assert_eq!(slow.has_capture(), fast.has_capture(), "ply {ply}");
+        assert_eq!(slow.count_legal_moves(), fast.count_legal_moves(), "ply {ply}");
+        assert_eq!(slow.has_legal_move(), fast.has_legal_move(), "ply {ply}");
+        let moves = fast.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        let pick = (ply * 7 + 3) % moves.len();
+        fast = fast.play_unchecked(&moves[pick]);
+        slow = slow.play_unchecked(&slow.legal_moves()[pick]);
+        assert_eq!(slow.to_fen(), fast.to_fen(), "ply {ply}");
+    }
 }

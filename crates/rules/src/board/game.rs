@@ -1,21 +1,20 @@
 //! Games of the International family: a start position, the moves played, and the outcome
 //! with its reason (docs/rules.md, "Games and draws (International family)").
 //!
-//! The outcome is decided after every move, in this order: the side to move has no legal move
-//! (it loses); threefold repetition; the 16- and 5-move endgame rules; the 25-move rule.
-//! Agreement and resignation are declared by the players. Counts are moves of each side, so
-//! 25 moves are 50 plies.
+//! The outcome is decided after every move by the variant's [`Referee`] (the FMJD's rules for
+//! the International family: [`FmjdReferee`](super::FmjdReferee)). Agreement and resignation
+//! are declared by the players.
 
 use std::fmt;
 
 use thiserror::Error;
 
-use super::bits::Bits;
 use super::moves::{BoardMove, BoardMoves};
 use super::notation::{BoardIllegalReason, BoardMoveTextError};
 use super::position::{Board, RuleSet};
+use super::rules::Referee;
 use crate::game::WinReason;
-use crate::position::{Color, Role};
+use crate::position::Color;
 
 /// Why a game of the International family was drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -91,30 +90,6 @@ pub enum BoardGameError {
     MoveText(#[from] BoardMoveTextError),
 }
 
-/// The endgame a position is in, for the 16- and 5-move rules: one side a lone king, the
-/// other three pieces (`Sixteen`) or one or two (`Five`) with at least one king.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Ending {
-    Sixteen,
-    Five,
-}
-
-fn ending<V: RuleSet>(board: &Board<V>) -> Option<Ending> {
-    for weak in [Color::White, Color::Black] {
-        let (weak_bits, strong_bits) = (board.side_bits(weak), board.side_bits(weak.opponent()));
-        let lone_king = weak_bits.count() == 1 && !(weak_bits & board.kings).is_zero();
-        let strong_has_king = !(strong_bits & board.kings).is_zero();
-        if lone_king && strong_has_king {
-            return match strong_bits.count() {
-                3 => Some(Ending::Sixteen),
-                1 | 2 => Some(Ending::Five),
-                _ => None,
-            };
-        }
-    }
-    None
-}
-
 /// A game: where it started, every move since, and how it ended (if it has).
 pub struct BoardGame<V: RuleSet> {
     /// `positions[0]` is the start; `positions[i]` follows `moves[i - 1]`.
@@ -154,7 +129,7 @@ impl<V: RuleSet> BoardGame<V> {
     /// A game from any valid position (it may already be over: no legal move).
     pub fn from_position(start: Board<V>) -> BoardGame<V> {
         let mut game = BoardGame { positions: vec![start], moves: Vec::new(), outcome: None };
-        game.outcome = game.decide();
+        game.outcome = V::Referee::decide(&game.positions, &game.moves);
         game
     }
 
@@ -205,7 +180,7 @@ impl<V: RuleSet> BoardGame<V> {
         }
         self.positions.push(position.play_unchecked(&mv));
         self.moves.push(mv);
-        self.outcome = self.decide();
+        self.outcome = V::Referee::decide(&self.positions, &self.moves);
         Ok(())
     }
 
@@ -235,66 +210,5 @@ impl<V: RuleSet> BoardGame<V> {
         }
         self.outcome = Some(outcome);
         Ok(())
-    }
-
-    /// Whether move `i` moved a king without capturing: the only moves that can be undone on
-    /// the board, and the only ones the 25-move rule lets pass.
-    fn is_king_move(&self, i: usize) -> bool {
-        let mv = &self.moves[i];
-        !mv.is_capture() && self.positions[i].piece_at(mv.from()).is_some_and(|p| p.role == Role::King)
-    }
-
-    /// Plies since the last capture or man move (or the start).
-    fn king_only_plies(&self) -> usize {
-        (0..self.moves.len()).rev().take_while(|&i| self.is_king_move(i)).count()
-    }
-
-    /// Plies in the unbroken run of positions, up to now, whose ending is one of `classes`:
-    /// the moves counted since the game entered it.
-    fn plies_in(&self, classes: &[Ending]) -> usize {
-        let run =
-            self.positions.iter().rev().take_while(|p| ending(*p).is_some_and(|e| classes.contains(&e)));
-        run.count().saturating_sub(1)
-    }
-
-    /// The outcome the board itself dictates now, if any.
-    fn decide(&self) -> Option<BoardOutcome> {
-        let position = self.position();
-        if !position.has_legal_move() {
-            return Some(BoardOutcome::Win {
-                winner: position.turn().opponent(),
-                reason: WinReason::NoLegalMove,
-            });
-        }
-        let draw = |reason| Some(BoardOutcome::Draw { reason });
-        if self.is_threefold_repetition() {
-            return draw(BoardDrawReason::ThreefoldRepetition);
-        }
-        match ending(&position) {
-            Some(Ending::Sixteen) if self.plies_in(&[Ending::Sixteen]) >= 32 => {
-                return draw(BoardDrawReason::SixteenMoveRule);
-            }
-            Some(Ending::Five) => {
-                if self.plies_in(&[Ending::Five]) >= 10 {
-                    return draw(BoardDrawReason::FiveMoveRule);
-                }
-                // A 16-move count that was running when a capture brought the game down to
-                // this ending still ends the game at its 16th move.
-                if self.plies_in(&[Ending::Five, Ending::Sixteen]) >= 32 {
-                    return draw(BoardDrawReason::SixteenMoveRule);
-                }
-            }
-            _ => {}
-        }
-        if self.king_only_plies() >= 50 {
-            return draw(BoardDrawReason::TwentyFiveMoveRule);
-        }
-        None
-    }
-
-    fn is_threefold_repetition(&self) -> bool {
-        let current = self.position();
-        let since = self.king_only_plies();
-        self.positions.iter().rev().take(since + 1).filter(|p| **p == current).count() >= 3
     }
 }

@@ -13,8 +13,10 @@
 //!   on a ghost or outside the board, never on an empty square. 10x10 ([`Dark10`]) is a
 //!   `u64` with 54 bits used, 12x12 ([`Dark12`]) a `u128` with 77, and 8x8 ([`Dark8`], for
 //!   the International-family variants played on it) a `u64` with 35.
-//! - **[`RuleSet`]** is a type per variant: its geometry (an associated type), its name and
-//!   its start: [`International`] on 10x10, [`Brazilian`] on 8x8 and [`Canadian`] on 12x12.
+//! - **[`RuleSet`]** is a type per variant: its geometry, its move rules ([`MoveRules`]) and
+//!   its referee ([`Referee`]) as associated types, its name and its start: [`International`]
+//!   on 10x10, [`Brazilian`] on 8x8 and [`Canadian`] on 12x12, all three with
+//!   [`MajorityCapture`] and [`FmjdReferee`].
 //!   Each variant's positions are a type of their own, so a position can't be handed to
 //!   another variant's rules by mistake, and every generator is compiled per rule set and
 //!   side to move with the geometry's constants in its loops, as the 8x8 code is compiled per
@@ -42,6 +44,7 @@
 mod bits;
 mod error;
 mod fen;
+mod fmjd;
 mod game;
 mod geometry;
 mod movegen;
@@ -49,13 +52,17 @@ mod moves;
 mod notation;
 mod perft;
 mod position;
+mod rules;
 
 pub use bits::Bits;
 pub use error::{BoardFenError, BoardFenLoadError, BoardPositionError};
 pub use fen::parse_board_fen;
+pub use fmjd::FmjdReferee;
 pub use game::{BoardDrawReason, BoardGame, BoardGameError, BoardOutcome};
 pub use geometry::{Dark10, Dark12, Dark8, Geometry};
+pub use movegen::MajorityCapture;
 pub use moves::{BoardIllegalMove, BoardMove, BoardMoves};
 pub use notation::{BoardIllegalReason, BoardMoveTextError};
 pub use perft::{board_perft, board_perft_divide, BoardPerft};
 pub use position::{Board, BoardSetup, Brazilian, Canadian, International, RuleSet};
+pub use rules::{MoveRules, Referee};

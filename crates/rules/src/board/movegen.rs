@@ -10,7 +10,9 @@
 use super::bits::{shift, Bits, EachBit};
 use super::geometry::Geometry;
 use super::moves::{BoardMove, BoardMoves};
+use super::perft::BoardPerft;
 use super::position::{BitsOf, Board, RuleSet};
+use super::rules::MoveRules;
 
 /// The side to move, as a type: its directions and crowning row become constants.
 pub(crate) trait Side {
@@ -533,44 +535,39 @@ macro_rules! by_side {
     };
 }
 
-impl<V: RuleSet> Board<V> {
-    /// All legal moves: the captures of the most pieces when there is a capture, otherwise
-    /// the quiet moves.
-    pub fn legal_moves(&self) -> BoardMoves<V> {
-        let mut list = BoardMoves::new();
-        self.generate_moves(&mut list);
-        list
+/// The International family's move rules: men move forward and capture both ways, kings
+/// fly, the capture of the most pieces (kings counting as men) is compulsory, and a man only
+/// passing the last row during a capture is not crowned.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct MajorityCapture;
+
+impl<V: RuleSet> MoveRules<V> for MajorityCapture {
+    fn generate(board: &Board<V>, list: &mut BoardMoves<V>) {
+        by_side!(board, generate(board, list));
     }
 
-    /// Fills `list` with the legal moves (clearing it first).
-    pub fn generate_moves(&self, list: &mut BoardMoves<V>) {
-        list.clear();
-        by_side!(self, generate(self, list));
-    }
-
-    /// Whether the side to move has a capture (so every legal move is a capture).
-    pub fn has_capture(&self) -> bool {
-        by_side!(self, has_capture_at(self))
-    }
-
-    /// Whether the side to move has any legal move at all.
-    pub fn has_legal_move(&self) -> bool {
-        by_side!(self, has_legal_move_at(self))
-    }
-
-    /// The number of legal moves, counted without listing the quiet ones.
-    pub fn count_legal_moves(&self) -> u64 {
-        let mut multi = BoardMoves::new();
-        by_side!(self, count_moves(self, &mut multi))
-    }
-
-    /// The capture routes of the legal moves (those taking the most pieces), each with the
-    /// squares it stops on.
-    pub(crate) fn capture_routes(&self) -> Vec<(BoardMove<V>, Vec<u32>)> {
+    fn capture_routes(board: &Board<V>) -> Vec<(BoardMove<V>, Vec<u32>)> {
         let mut rec = RouteRecorder::default();
-        by_side!(self, record_routes(self, &mut rec));
+        by_side!(board, record_routes(board, &mut rec));
         let most = rec.routes.iter().map(|(mv, _)| mv.captured_count()).max().unwrap_or(0);
         rec.routes.retain(|(mv, _)| mv.captured_count() == most);
         rec.routes
+    }
+
+    fn has_capture(board: &Board<V>) -> bool {
+        by_side!(board, has_capture_at(board))
+    }
+
+    fn has_legal_move(board: &Board<V>) -> bool {
+        by_side!(board, has_legal_move_at(board))
+    }
+
+    fn count_legal_moves(board: &Board<V>) -> u64 {
+        let mut multi = BoardMoves::new();
+        by_side!(board, count_moves(board, &mut multi))
+    }
+
+    fn perft(perft: &mut BoardPerft<V>, board: &Board<V>, depth: u32) -> u64 {
+        perft.family(board, depth)
     }
 }

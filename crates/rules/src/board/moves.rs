@@ -184,10 +184,10 @@ impl<V: RuleSet> fmt::Debug for BoardIllegalMove<V> {
 }
 
 impl<V: RuleSet> Board<V> {
-    /// The position after `mv`, which must be legal here (the fast door: it does not check;
-    /// an illegal move gives a nonsense position but never undefined behaviour).
+    /// The position after `mv` as most variants play it: the piece moved, the captured
+    /// pieces removed, the man crowned if the move says so, the turn passed.
     #[inline(always)]
-    pub fn play_unchecked(&self, mv: &BoardMove<V>) -> Board<V> {
+    pub(crate) fn apply(&self, mv: &BoardMove<V>) -> Board<V> {
         let (from, to) = (mv.start_bit(), mv.end_bit());
         let becomes_king = mv.crowns || !(self.kings & from).is_zero();
         let mut kings = self.kings & !(from | mv.captured);

@@ -1,8 +1,10 @@
 //! Perft on boards of any size: the number of move sequences of a given length, counting
 //! moves as docs/rules.md defines them (routes that make one move count once).
 //!
-//! As the 8x8 perft: compiled per rule set and side to move, quiet moves played straight from
-//! the bitboards, captures through a reused list a ply, the last ply counted in bulk.
+//! The International family's perft is as the 8x8 one: compiled per rule set and side to
+//! move, quiet moves played straight from the bitboards, captures through a reused list a
+//! ply, the last ply counted in bulk. Other move rules count through their move lists
+//! ([`MoveRules::perft`] chooses).
 
 use super::movegen::{
     after_capture, after_quiet, count_moves, fast_captures, for_each_quiet, has_capture, view, Black,
@@ -10,6 +12,7 @@ use super::movegen::{
 };
 use super::moves::{BoardMove, BoardMoves};
 use super::position::{Board, RuleSet};
+use super::rules::MoveRules;
 
 /// A perft counter with reusable lists, one a ply, so it allocates nothing once warm.
 pub struct BoardPerft<V: RuleSet> {
@@ -36,10 +39,28 @@ impl<V: RuleSet> BoardPerft<V> {
         while self.lists.len() <= depth as usize {
             self.lists.push(BoardMoves::new());
         }
+        V::Moves::perft(self, board, depth)
+    }
+
+    /// Leaves below `board` (`depth` >= 1) by the International family's generator.
+    pub(crate) fn family(&mut self, board: &Board<V>, depth: u32) -> u64 {
         match board.turn() {
             crate::Color::White => self.node::<White>(board, depth),
             crate::Color::Black => self.node::<Black>(board, depth),
         }
+    }
+
+    /// Leaves below `board` (`depth` >= 1) through the legal move lists, for any move rules.
+    pub(crate) fn generic(&mut self, board: &Board<V>, depth: u32) -> u64 {
+        if depth == 1 {
+            return board.count_legal_moves();
+        }
+        let ply = depth as usize;
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        board.generate_moves(&mut list);
+        let total = list.iter().map(|mv| self.generic(&board.play_unchecked(mv), depth - 1)).sum();
+        self.lists[ply] = list;
+        total
     }
 
     /// Leaves below `board` (`depth` >= 1), the side to move `S` known at compile time.

@@ -6,7 +6,10 @@ use std::marker::PhantomData;
 
 use super::bits::{Bits, EachBit};
 use super::error::BoardPositionError;
+use super::fmjd::FmjdReferee;
 use super::geometry::{Dark10, Dark12, Dark8, Geometry};
+use super::movegen::MajorityCapture;
+use super::rules::{MoveRules, Referee};
 use crate::position::{Color, Piece, Role};
 
 /// The word of a rule set's board.
@@ -15,13 +18,16 @@ pub(crate) type BitsOf<V> = <<V as RuleSet>::Geometry as Geometry>::Bits;
 /// A rule set of the International family, as a type: its board and start are constants, so
 /// each variant's positions are a type of their own and its generator is compiled for it.
 ///
-/// Every rule set here plays by the International family's move rules (men move forward and
-/// capture both ways, kings fly, the capture of the most pieces is compulsory, a man only
-/// passing the last row during a capture is not crowned). Variants whose moves differ will
-/// add constants here for what differs.
+/// What differs between variants is named by associated types: the board, the move rules
+/// and the referee, so a variant that plays by the International family's moves but ends its
+/// games otherwise names [`MajorityCapture`] and a referee of its own.
 pub trait RuleSet: Copy + Eq + Hash + fmt::Debug + Default + Send + Sync + 'static {
     /// The board.
     type Geometry: Geometry;
+    /// How the moves are found.
+    type Moves: MoveRules<Self>;
+    /// When a game ends.
+    type Referee: Referee<Self>;
     /// The name on the command line and in the protocols.
     const NAME: &'static str;
     /// Rows of men each side starts with.
@@ -35,6 +41,8 @@ pub struct International;
 
 impl RuleSet for International {
     type Geometry = Dark10;
+    type Moves = MajorityCapture;
+    type Referee = FmjdReferee;
     const NAME: &'static str = "international";
     const START_ROWS: u32 = 4;
 }
@@ -46,6 +54,8 @@ pub struct Brazilian;
 
 impl RuleSet for Brazilian {
     type Geometry = Dark8;
+    type Moves = MajorityCapture;
+    type Referee = FmjdReferee;
     const NAME: &'static str = "brazilian";
     const START_ROWS: u32 = 3;
 }
@@ -57,6 +67,8 @@ pub struct Canadian;
 
 impl RuleSet for Canadian {
     type Geometry = Dark12;
+    type Moves = MajorityCapture;
+    type Referee = FmjdReferee;
     const NAME: &'static str = "canadian";
     const START_ROWS: u32 = 5;
 }
