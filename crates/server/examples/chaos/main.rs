@@ -4,7 +4,7 @@
 //! clients were told.
 //!
 //! ```text
-//! cargo build --release -p checkers -p checkers-server --examples
+//! cargo build --release -p checkers    # the nodes' binary (`--examples` alone would not rebuild it)
 //! cargo run --release -p checkers-server --example chaos -- --db postgres://USER:PASSWORD@HOST/DB \
 //!     --games 200 --think-ms 1000 --kill-every 30 --minutes 5
 //! ```
