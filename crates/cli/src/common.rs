@@ -4,22 +4,45 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use checkers_engine::MAX_HASH_MB;
+use checkers_rules::board::BoardVariant;
 use checkers_rules::{Color, Position, SquareNotation, Variant};
 use clap::ValueEnum;
 
-/// `--variant` values.
-#[derive(Clone, Copy, Debug, Default, ValueEnum)]
+/// `--variant` values: the engine's variants, then those the rules library plays on boards
+/// of any size (`moves` and `perft` know them; the engine does not play them yet).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub enum VariantArg {
     #[default]
     English,
     Russian,
+    International,
+    Brazilian,
+    Canadian,
 }
 
-impl From<VariantArg> for Variant {
-    fn from(v: VariantArg) -> Variant {
-        match v {
-            VariantArg::English => Variant::English,
-            VariantArg::Russian => Variant::Russian,
+impl VariantArg {
+    /// The variant as the engine knows it, or why this command cannot take it.
+    pub fn engine(self) -> anyhow::Result<Variant> {
+        match self {
+            VariantArg::English => Ok(Variant::English),
+            VariantArg::Russian => Ok(Variant::Russian),
+            _ => {
+                let name = self.to_possible_value().map(|v| v.get_name().to_string()).unwrap_or_default();
+                anyhow::bail!(
+                    "--variant {name}: the rules of {name} are in (`checkers moves` and `checkers perft` know \
+                     them), but the engine, the games and the protocols do not play it yet"
+                )
+            }
+        }
+    }
+
+    /// The variant as the rules library's boards of any size know it, if it is one of them.
+    pub fn board(self) -> Option<BoardVariant> {
+        match self {
+            VariantArg::English | VariantArg::Russian => None,
+            VariantArg::International => Some(BoardVariant::International),
+            VariantArg::Brazilian => Some(BoardVariant::Brazilian),
+            VariantArg::Canadian => Some(BoardVariant::Canadian),
         }
     }
 }
@@ -82,8 +105,9 @@ pub struct PositionArgs {
 }
 
 impl PositionArgs {
-    pub fn variant(&self) -> Variant {
-        self.variant.into()
+    /// The engine's variant (an error for a variant only the rules library plays).
+    pub fn variant(&self) -> anyhow::Result<Variant> {
+        self.variant.engine()
     }
     pub fn position(&self) -> anyhow::Result<Position> {
         Ok(self.positions()?.pop().expect("at least the starting position"))
@@ -91,7 +115,7 @@ impl PositionArgs {
     /// The starting position and the one after each of `--moves`, the last the position asked
     /// for (the others are its game's history, for the draw rules).
     pub fn positions(&self) -> anyhow::Result<Vec<Position>> {
-        let variant = self.variant();
+        let variant = self.variant()?;
         let start = match &self.fen {
             None => Position::start(variant),
             Some(text) => Position::from_fen(variant, text).with_context(|| format!("bad --fen `{text}`"))?,

@@ -24,20 +24,21 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         bail!("--depth must be between 1 and {BENCH_MAX_DEPTH}");
     }
     let mut n = 0;
-    let summary = bench(args.depth, args.variant.map(Into::into), &mut |line: &BenchLine| {
-        n += 1;
-        let best = line
-            .best_move
-            .map_or_else(|| "(none)".to_string(), |m| m.to_pdn(&line.position, SquareNotation::Numeric));
-        println!(
-            "position {n} {} {} bestmove {best} score {} nodes {} ms {}",
-            line.variant,
-            line.fen,
-            line.score,
-            line.nodes,
-            line.elapsed.as_millis()
-        );
-    });
+    let summary =
+        bench(args.depth, args.variant.map(VariantArg::engine).transpose()?, &mut |line: &BenchLine| {
+            n += 1;
+            let best = line
+                .best_move
+                .map_or_else(|| "(none)".to_string(), |m| m.to_pdn(&line.position, SquareNotation::Numeric));
+            println!(
+                "position {n} {} {} bestmove {best} score {} nodes {} ms {}",
+                line.variant,
+                line.fen,
+                line.score,
+                line.nodes,
+                line.elapsed.as_millis()
+            );
+        });
     println!("nodes {} nps {}", summary.nodes, summary.nps());
     Ok(())
 }

@@ -1,5 +1,6 @@
 pub mod analyse;
 pub mod bench;
+pub mod boards;
 pub mod hub;
 pub mod match_cmd;
 pub mod moves;

@@ -23,6 +23,15 @@ enum Format {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
+    if let Some(variant) = args.position.variant.board() {
+        if matches!(args.notation, NotationArg::Algebraic) {
+            anyhow::bail!("--notation algebraic: {variant} squares are numbers (1-{})", squares(variant));
+        }
+        for line in super::boards::moves(variant, &args.position, matches!(args.format, Format::Hub))? {
+            println!("{line}");
+        }
+        return Ok(());
+    }
     let position = args.position.position()?;
     let notation: SquareNotation = args.notation.into();
     let mut lines: Vec<String> = position
@@ -38,4 +47,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         println!("{line}");
     }
     Ok(())
+}
+
+/// The number of squares of a board variant's board (half of them all).
+fn squares(variant: checkers_rules::board::BoardVariant) -> u32 {
+    variant.board_side() * variant.board_side() / 2
 }

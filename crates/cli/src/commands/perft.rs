@@ -67,6 +67,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.hash > 65536 {
         bail!("--hash is in MB and at most 65536");
     }
+    if let Some(variant) = args.position.variant.board() {
+        return board_perft(variant, &args);
+    }
     let position = args.position.position()?;
     let mode = if args.paths { PerftMode::Paths } else { PerftMode::Moves };
     let table = PerftTable::new(args.hash)
@@ -98,6 +101,24 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         args.depth,
         total as f64 / seconds.max(1e-9) / 1e6
     );
+    Ok(())
+}
+
+/// `perft` on a board of any size: the same output, the root moves shared between threads.
+fn board_perft(variant: checkers_rules::board::BoardVariant, args: &Args) -> anyhow::Result<()> {
+    super::boards::check_perft_options(variant, args.paths, args.hash)?;
+    let request = super::boards::PerftRequest {
+        position: &args.position,
+        depth: args.depth,
+        divide: args.divide,
+        threads: args.threads,
+    };
+    let (total, mut divide) = super::boards::perft(variant, &request)?;
+    divide.sort();
+    for (text, n) in divide {
+        println!("{text} {n}");
+    }
+    println!("{total}");
     Ok(())
 }
 

@@ -107,7 +107,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let continued = if args.continue_game { Some(record::last_game(&args.record)?) } else { None };
     let variant: Variant = match &continued {
         Some(last) => last.game.variant(),
-        None => args.variant.unwrap_or(VariantArg::English).into(),
+        None => args.variant.unwrap_or(VariantArg::English).engine()?,
     };
     let start = match (&continued, &args.fen) {
         (Some(last), _) => last.game.start(),

@@ -53,6 +53,7 @@ mod notation;
 mod perft;
 mod position;
 mod rules;
+mod variants;
 
 pub use bits::Bits;
 pub use error::{BoardFenError, BoardFenLoadError, BoardPositionError};
@@ -66,3 +67,4 @@ pub use notation::{BoardIllegalReason, BoardMoveTextError};
 pub use perft::{board_perft, board_perft_divide, BoardPerft};
 pub use position::{Board, BoardSetup, Brazilian, Canadian, International, RuleSet};
 pub use rules::{MoveRules, Referee};
+pub use variants::{BoardVariant, UnknownBoardVariant};

@@ -142,7 +142,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.max_plies == 0 {
         bail!("--max-plies must be at least 1");
     }
-    let variant: Variant = args.variant.into();
+    let variant: Variant = args.variant.engine()?;
     let mut openings = openings::openings(variant)?;
     if let Some(n) = args.openings {
         if n == 0 || n > openings.len() {
@@ -189,7 +189,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let decided = args.sprt.is_some_and(|sprt| sprt.verdict(&pairs_of(&earlier)) != SprtVerdict::Continue);
     let halt = Arc::new(AtomicBool::new(decided));
     let (results, inbox) = mpsc::channel::<anyhow::Result<Played>>();
-    let workers = start_workers(&args, &setup, &openings, &schedule, &halt, &results);
+    let workers = start_workers(&args, variant, &setup, &openings, &schedule, &halt, &results);
     drop(results);
     let interrupted = stop_gently_on_interrupt(halt.clone());
 
@@ -253,13 +253,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 /// players, sending each finished game (or what stopped the thread) to `results`.
 fn start_workers(
     args: &Args,
+    variant: Variant,
     setup: &PlayerSetup,
     openings: &Arc<Vec<Opening>>,
     schedule: &Arc<Vec<Pairing>>,
     halt: &Arc<AtomicBool>,
     results: &mpsc::Sender<anyhow::Result<Played>>,
 ) -> Vec<std::thread::JoinHandle<()>> {
-    let variant: Variant = args.variant.into();
     let next = Arc::new(AtomicUsize::new(0));
     let mut workers = Vec::new();
     for _ in 0..args.concurrency.min(schedule.len()) {

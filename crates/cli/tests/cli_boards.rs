@@ -1,0 +1,89 @@
+//! `checkers moves` and `checkers perft` for the variants on boards of any size
+//! (International, Brazilian, Canadian), through the real binary: the same contracts as for
+//! English and Russian (docs/protocol.md, "The command line"), published perft figures, the
+//! long and Hub move forms, and bad input (a square 51, an 8x8 FEN on 10x10) refused with one
+//! line and exit code 2. Commands the engine runs refuse these variants, saying so.
+
+use std::process::{Command, Output};
+
+fn checkers(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_checkers")).args(args).output().expect("the checkers binary runs")
+}
+
+fn stdout_of(args: &[&str]) -> String {
+    let out = checkers(args);
+    assert!(out.status.success(), "checkers {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).expect("output is UTF-8")
+}
+
+fn lines(text: &str) -> Vec<&str> {
+    text.lines().collect()
+}
+
+fn assert_refused(args: &[&str], mentions: &str) {
+    let out = checkers(args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "checkers {args:?}: exit code; stderr: {stderr}");
+    assert!(out.stdout.is_empty(), "checkers {args:?} printed {:?}", String::from_utf8_lossy(&out.stdout));
+    assert_eq!(stderr.lines().count(), 1, "checkers {args:?}: one line on stderr, got {stderr:?}");
+    assert!(stderr.contains(mentions), "checkers {args:?}: should mention `{mentions}`: {stderr:?}");
+}
+
+#[test]
+fn international_moves_from_the_start() {
+    assert_eq!(
+        lines(&stdout_of(&["moves", "--variant", "international"])),
+        ["31-26", "31-27", "32-27", "32-28", "33-28", "33-29", "34-29", "34-30", "35-30"]
+    );
+}
+
+/// A flying king's capture of two pieces on one diagonal: the long form names the stop just
+/// beyond the first piece taken (docs/rules.md, "Moves and move text"), the Hub form the
+/// captured squares, ascending.
+#[test]
+fn international_king_capture_in_both_forms() {
+    let base = ["moves", "--variant", "international", "--fen", "W:WK46:B37,19"];
+    assert_eq!(lines(&stdout_of(&base)), ["46x32x10", "46x32x14", "46x32x5"]);
+    let hub = stdout_of(&[&base[..], &["--format", "hub"]].concat());
+    assert_eq!(lines(&hub), ["46x10x19x37", "46x14x19x37", "46x5x19x37"]);
+}
+
+#[test]
+fn published_perft_figures() {
+    // International 1-5 and Brazilian 1-6 (docs/rules.md); Canadian depth 4 is ours, agreed by
+    // the rules library's separate reference generator.
+    assert_eq!(
+        lines(&stdout_of(&["perft", "--variant", "international", "--depth", "5"])).last(),
+        Some(&"27117")
+    );
+    assert_eq!(
+        lines(&stdout_of(&["perft", "--variant", "brazilian", "--depth", "6"])).last(),
+        Some(&"37628")
+    );
+    let threads = stdout_of(&["perft", "--variant", "canadian", "--depth", "4", "--threads", "2"]);
+    assert_eq!(lines(&threads).last(), Some(&"10053"));
+}
+
+#[test]
+fn perft_divide_and_moves_after_moves() {
+    let out = stdout_of(&["perft", "--variant", "international", "--depth", "2", "--divide"]);
+    let out = lines(&out);
+    assert_eq!(out.len(), 10);
+    assert_eq!(out[0], "31-26 9");
+    assert_eq!(out[9], "81");
+    // After 32-28 19-23, White must take: 28x19.
+    let after = ["moves", "--variant", "international", "--moves", "1. 32-28 19-23", "--format", "hub"];
+    assert_eq!(lines(&stdout_of(&after)), ["28x19x23"]);
+}
+
+#[test]
+fn bad_input_is_refused_with_one_line() {
+    assert_refused(&["moves", "--variant", "international", "--fen", "W:W31-50:B1-20,51"], "51");
+    assert_refused(&["moves", "--variant", "international", "--fen", "W:Wc3:B1"], "c3");
+    assert_refused(&["moves", "--variant", "brazilian", "--fen", "W:W33:B1"], "33");
+    assert_refused(&["moves", "--variant", "international", "--moves", "32-27 32-28"], "32-28");
+    assert_refused(&["moves", "--variant", "international", "--notation", "algebraic"], "numbers");
+    assert_refused(&["perft", "--variant", "international", "--depth", "3", "--hash", "16"], "--hash");
+    assert_refused(&["play", "--variant", "international"], "engine");
+    assert_refused(&["analyse", "--variant", "brazilian", "--depth", "2"], "engine");
+}
