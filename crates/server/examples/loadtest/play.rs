@@ -208,7 +208,12 @@ impl Link {
         cookie: Option<String>,
         play: &Play,
     ) -> anyhow::Result<Link> {
-        let ws = connect(nodes.addrs[node], index, cookie.as_deref()).await?;
+        let (node, ws) = match connect(nodes.addrs[node], index, cookie.as_deref()).await {
+            Ok(ws) => (node, ws),
+            Err(e) if !nodes.failover => return Err(e),
+            // The node is down (killed a moment ago): the next one that answers.
+            Err(_) => Self::any_node(nodes, node, index, cookie.as_deref()).await?,
+        };
         let (stall, patience) = (nodes.stall(play), nodes.patience(play));
         let progress = Instant::now();
         Ok(Link {
@@ -222,6 +227,26 @@ impl Link {
             progress,
             rng: Rng(index * 7 + 3),
         })
+    }
+
+    /// The first node after `node` that takes a connection, trying them in turn for a while.
+    async fn any_node(
+        nodes: &Nodes,
+        node: usize,
+        index: u64,
+        cookie: Option<&str>,
+    ) -> anyhow::Result<(usize, Socket)> {
+        let n = nodes.addrs.len();
+        for attempt in 1..=4 * n {
+            let next = (node + attempt) % n;
+            if let Ok(ws) = connect(nodes.addrs[next], index, cookie).await {
+                return Ok((next, ws));
+            }
+            if attempt % n == 0 {
+                tokio::time::sleep(Duration::from_millis(500)).await;
+            }
+        }
+        bail!("no node took a connection")
     }
 
     /// The game moved on.
