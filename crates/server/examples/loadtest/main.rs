@@ -18,7 +18,9 @@
 //! on a 10+5 clock, so its end commits both players' new ratings with the result; `--timed`
 //! plays the same games on the same clock, unrated, to compare with.
 //! It prints the move and game-end round-trip percentiles and the number of moves lost or
-//! doubled.
+//! doubled. `--first I` numbers the games from I (their addresses and names follow the
+//! number), so several load generators can drive one server apart: a process holds at most
+//! as many sockets as its open-file limit allows.
 //!
 //! **Several nodes.** `--nodes A1,A2,A3 --db postgres://...` drives the `checkers serve` nodes
 //! of one cluster: game N's Black is on node N, its White on node N+1, so every move crosses
@@ -50,6 +52,8 @@ use play::{one_game, Nodes, Play, Stats};
 
 struct Options {
     games: usize,
+    /// The first game's index (its clients' addresses and names follow it).
+    first: u64,
     play: Play,
     addr: Option<String>,
     nodes: Option<Vec<String>>,
@@ -58,12 +62,13 @@ struct Options {
 
 fn options() -> anyhow::Result<Options> {
     let play = Play { plies: 40, think_ms: 1000, rated: false, timed: false, watchers: false };
-    let mut o = Options { games: 1000, play, addr: None, nodes: None, db: None };
+    let mut o = Options { games: 1000, first: 0, play, addr: None, nodes: None, db: None };
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
         let mut value = || args.next().with_context(|| format!("{flag} needs a value"));
         match flag.as_str() {
             "--games" => o.games = value()?.parse().context("--games")?,
+            "--first" => o.first = value()?.parse().context("--first")?,
             "--plies" => o.play.plies = value()?.parse().context("--plies")?,
             "--think-ms" => o.play.think_ms = value()?.parse().context("--think-ms")?,
             "--addr" => o.addr = Some(value()?),
@@ -73,7 +78,7 @@ fn options() -> anyhow::Result<Options> {
             "--timed" => o.play.timed = true,
             "--watchers" => o.play.watchers = true,
             other => bail!(
-                "unknown option {other} (--games N --plies N --think-ms MS [--timed | --rated] [--watchers] \
+                "unknown option {other} (--games N [--first I] --plies N --think-ms MS [--timed | --rated] [--watchers] \
                  [--addr A --db URL | --nodes A1,A2,A3 --db URL])"
             ),
         }
@@ -152,7 +157,7 @@ async fn main() -> anyhow::Result<()> {
     let mut cookies = Vec::new();
     if p.rated {
         let store = Store::open(&db).await?;
-        for i in 0..o.games as u64 {
+        for i in o.first..o.first + o.games as u64 {
             cookies.push(Some(make_accounts(&store, i).await?));
         }
         store.close().await;
@@ -162,7 +167,7 @@ async fn main() -> anyhow::Result<()> {
     let stats = Arc::new(Mutex::new(Stats::default()));
     let connecting = Arc::new(Semaphore::new(64));
     let started = Instant::now();
-    let tasks: Vec<_> = (0..o.games as u64)
+    let tasks: Vec<_> = (o.first..o.first + o.games as u64)
         .zip(cookies)
         .map(|(i, cookies)| {
             let game = one_game(nodes.clone(), play.clone(), i, cookies, connecting.clone(), stats.clone());
