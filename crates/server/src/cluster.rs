@@ -24,6 +24,7 @@
 
 mod bus;
 mod calls;
+mod lease;
 mod pairing;
 mod remote;
 
@@ -100,7 +101,8 @@ impl Cluster {
         });
         cluster.register().await?;
         bus::listen(&cluster, inbox).await?;
-        tokio::spawn(keep_lease(Arc::downgrade(&cluster)));
+        lease::keep(&cluster).map_err(sqlx::Error::Io)?;
+        tokio::spawn(watch_nodes(Arc::downgrade(&cluster)));
         tracing::info!("node {} joined the cluster", cluster.node);
         Ok(cluster)
     }
@@ -119,14 +121,11 @@ impl Cluster {
     }
 
     async fn register(&self) -> Result<(), sqlx::Error> {
-        sqlx::query(&format!(
-            "INSERT INTO nodes (id, alive_until_ms, started_ms) VALUES ($1, {DB_NOW_MS} + $2, {DB_NOW_MS}) \
-             ON CONFLICT (id) DO UPDATE SET alive_until_ms = EXCLUDED.alive_until_ms"
-        ))
-        .bind(&self.node)
-        .bind(LEASE.as_millis() as i64)
-        .execute(&self.pool)
-        .await?;
+        sqlx::query(&lease::register_statement())
+            .bind(&self.node)
+            .bind(LEASE.as_millis() as i64)
+            .execute(&self.pool)
+            .await?;
         Ok(())
     }
 
@@ -253,24 +252,6 @@ impl Cluster {
         }
     }
 
-    /// Renews this node's lease; `false` if it had run out and been taken (the node must
-    /// drop its games), after which the node is registered again.
-    async fn renew(&self) -> Result<bool, sqlx::Error> {
-        let renewed =
-            sqlx::query(&format!("UPDATE nodes SET alive_until_ms = {DB_NOW_MS} + $2 WHERE id = $1"))
-                .bind(&self.node)
-                .bind(LEASE.as_millis() as i64)
-                .execute(&self.pool)
-                .await?;
-        if renewed.rows_affected() == 1 {
-            return Ok(true);
-        }
-        if !self.is_draining() {
-            self.register().await?;
-        }
-        Ok(false)
-    }
-
     /// Deletes the nodes whose lease ran out and forgets the games they owned; tells every
     /// node. Returns how many were found dead.
     async fn reap(&self) -> Result<usize, sqlx::Error> {
@@ -312,9 +293,9 @@ impl Cluster {
     }
 }
 
-/// Renews the node's lease, reaps dead nodes and takes orphaned games, while the cluster
-/// lasts.
-async fn keep_lease(cluster: Weak<Cluster>) {
+/// Reaps dead nodes and takes orphaned games, while the cluster lasts (the lease itself is
+/// renewed apart, by `lease`).
+async fn watch_nodes(cluster: Weak<Cluster>) {
     let mut tick = tokio::time::interval(RENEW);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let sweep_every = (ORPHAN_SWEEP.as_millis() / RENEW.as_millis()).max(1) as u64;
@@ -324,17 +305,6 @@ async fn keep_lease(cluster: Weak<Cluster>) {
         let Some(cluster) = cluster.upgrade() else { return };
         if cluster.is_draining() {
             continue;
-        }
-        match cluster.renew().await {
-            Ok(true) => {}
-            Ok(false) => {
-                tracing::warn!("node {}: lease lost; dropping every game held here", cluster.node);
-                if let Some(registry) = cluster.registry() {
-                    registry.drop_local_games();
-                    crate::matchmaking::republish(&registry).await;
-                }
-            }
-            Err(e) => tracing::warn!("renewing the node's lease: {e}"),
         }
         if let Err(e) = cluster.reap().await {
             tracing::warn!("looking for dead nodes: {e}");
