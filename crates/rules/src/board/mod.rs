@@ -49,6 +49,7 @@ mod game;
 mod geometry;
 mod movegen;
 mod moves;
+mod national;
 mod notation;
 mod perft;
 mod position;
@@ -62,6 +63,10 @@ pub use game::{BoardDrawReason, BoardGame, BoardGameError, BoardOutcome};
 pub use geometry::{Dark10, Dark12, Dark8, Geometry};
 pub use movegen::MajorityCapture;
 pub use moves::{BoardIllegalMove, BoardMove, BoardMoves};
+pub use national::{
+    CaptureChoice, Czech, Italian, ItalianBoard, NationalMoves, NationalReferee, NationalVariant, Pool,
+    Portuguese, Spanish, SpanishBoard, Thai,
+};
 pub use notation::{BoardIllegalReason, BoardMoveTextError};
 pub use perft::{board_perft, board_perft_divide, BoardPerft};
 pub use position::{Board, BoardSetup, Brazilian, Canadian, International, RuleSet};
