@@ -195,9 +195,11 @@ impl<V: RuleSet> Board<V> {
     /// The pieces and side to move as a [`BoardSetup`], squares ascending.
     pub fn to_setup(&self) -> BoardSetup {
         let list = |bits: BitsOf<V>| -> Vec<u32> {
-            EachBit(bits & <V::Geometry as Geometry>::BOARD)
+            let mut squares: Vec<u32> = EachBit(bits & <V::Geometry as Geometry>::BOARD)
                 .map(|b| <V::Geometry as Geometry>::number_of(b.lowest_index()))
-                .collect()
+                .collect();
+            squares.sort_unstable();
+            squares
         };
         BoardSetup {
             white_men: list(self.white & !self.kings),
