@@ -1,6 +1,8 @@
 //! Boards of any size: board geometry as a compile-time parameter, and the International
 //! family's rules on it: International draughts (FMJD, 10x10), Brazilian (8x8) and Canadian
-//! (12x12), and games played by them ([`BoardGame`], with the FMJD draw rules).
+//! (12x12), and games played by them ([`BoardGame`], with the FMJD draw rules); and the
+//! national 8x8 games (Italian, Spanish, Portuguese, Czech, Pool, Thai) on one generator
+//! parameterised by each variant's constants ([`NationalMoves`], [`NationalReferee`]).
 //!
 //! # Design
 //!

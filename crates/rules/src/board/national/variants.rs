@@ -9,6 +9,7 @@
 //! from White's bottom right (White on 1-12).
 
 use super::super::geometry::{Dark8, Geometry};
+use super::super::position::RuleSet;
 use super::referee::NationalReferee;
 use super::{CaptureChoice, NationalMoves, NationalVariant};
 use crate::position::Color;
@@ -102,160 +103,92 @@ impl Geometry for SpanishBoard {
     }
 }
 
-/// Italian draughts (FID): the mirrored board numbered from the top left, Black on 1-12,
-/// White on 21-32 and moving first; men move and take forwards only and never take kings,
-/// kings move one square; the capture priorities of FID art. 6 (docs/rules.md, "Italian
-/// draughts").
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Italian;
+/// Declares a national variant: its marker type, its [`RuleSet`] and its [`NationalVariant`]
+/// constants, in the order of the latter's fields.
+macro_rules! national_variant {
+    (
+        $(#[$doc:meta])*
+        $name:ident, $text:literal, $geometry:ty, rows $rows:literal, first $first:expr,
+        [$back:literal, $flying:literal, $behind:literal, $take_kings:literal, $at_once:literal,
+         $crown_ends:literal, $choice:expr, $repetitions:literal, $king_plies:expr]
+    ) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        pub struct $name;
 
-impl super::super::position::RuleSet for Italian {
-    type Geometry = ItalianBoard;
-    type Moves = NationalMoves;
-    type Referee = NationalReferee;
-    const NAME: &'static str = "italian";
-    const START_ROWS: u32 = 3;
+        impl RuleSet for $name {
+            type Geometry = $geometry;
+            type Moves = NationalMoves;
+            type Referee = NationalReferee;
+            const NAME: &'static str = $text;
+            const START_ROWS: u32 = $rows;
+            const FIRST: Color = $first;
+        }
+
+        impl NationalVariant for $name {
+            const MEN_CAPTURE_BACKWARDS: bool = $back;
+            const FLYING_KINGS: bool = $flying;
+            const KING_LANDS_BEHIND: bool = $behind;
+            const MEN_TAKE_KINGS: bool = $take_kings;
+            const REMOVE_AT_ONCE: bool = $at_once;
+            const CROWN_ENDS_CAPTURE: bool = $crown_ends;
+            const CHOICE: CaptureChoice = $choice;
+            const REPETITIONS: usize = $repetitions;
+            const KING_MOVE_PLIES: Option<usize> = $king_plies;
+        }
+    };
 }
 
-impl NationalVariant for Italian {
-    const MEN_CAPTURE_BACKWARDS: bool = false;
-    const FLYING_KINGS: bool = false;
-    const KING_LANDS_BEHIND: bool = false;
-    const MEN_TAKE_KINGS: bool = false;
-    const REMOVE_AT_ONCE: bool = false;
-    const CROWN_ENDS_CAPTURE: bool = true;
-    const CHOICE: CaptureChoice = CaptureChoice::Italian;
-    const REPETITIONS: usize = 4;
-    const KING_MOVE_PLIES: Option<usize> = Some(80);
+// Constants in order: men take backwards, kings fly, kings land right behind, men take kings,
+// taken pieces off at once, crowning ends a capture, choice of capture, repetitions for a
+// draw, king-only plies for a draw.
+
+national_variant! {
+    /// Italian draughts (FID): the mirrored board numbered from the top left, Black on 1-12,
+    /// White on 21-32 and moving first; men move and take forwards only and never take kings,
+    /// kings move one square; the capture priorities of FID art. 6 (docs/rules.md, "Italian
+    /// draughts").
+    Italian, "italian", ItalianBoard, rows 3, first Color::White,
+    [false, false, false, false, false, true, CaptureChoice::Italian, 4, Some(80)]
 }
 
-/// Spanish draughts: the mirrored board numbered from White's bottom right, White on 1-12
-/// moving first, Black on 21-32; men take forwards only, kings fly; the most pieces, then
-/// the most kings, must be taken (docs/rules.md, "Spanish draughts").
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Spanish;
-
-impl super::super::position::RuleSet for Spanish {
-    type Geometry = SpanishBoard;
-    type Moves = NationalMoves;
-    type Referee = NationalReferee;
-    const NAME: &'static str = "spanish";
-    const START_ROWS: u32 = 3;
+national_variant! {
+    /// Spanish draughts: the mirrored board numbered from White's bottom right, White on 1-12
+    /// moving first, Black on 21-32; men take forwards only, kings fly; the most pieces, then
+    /// the most kings, must be taken (docs/rules.md, "Spanish draughts").
+    Spanish, "spanish", SpanishBoard, rows 3, first Color::White,
+    [false, true, false, true, false, true, CaptureChoice::Majority, 3, Some(40)]
 }
 
-impl NationalVariant for Spanish {
-    const MEN_CAPTURE_BACKWARDS: bool = false;
-    const FLYING_KINGS: bool = true;
-    const KING_LANDS_BEHIND: bool = false;
-    const MEN_TAKE_KINGS: bool = true;
-    const REMOVE_AT_ONCE: bool = false;
-    const CROWN_ENDS_CAPTURE: bool = true;
-    const CHOICE: CaptureChoice = CaptureChoice::Majority;
-    const REPETITIONS: usize = 3;
-    const KING_MOVE_PLIES: Option<usize> = Some(40);
+national_variant! {
+    /// Portuguese draughts (damas clássicas): Spanish moves and draws on the same board and
+    /// numbering (docs/rules.md, "Portuguese draughts").
+    Portuguese, "portuguese", SpanishBoard, rows 3, first Color::White,
+    [false, true, false, true, false, true, CaptureChoice::Majority, 3, Some(40)]
 }
 
-/// Portuguese draughts (damas clássicas): Spanish moves on the same board and numbering
-/// (docs/rules.md, "Portuguese draughts").
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Portuguese;
-
-impl super::super::position::RuleSet for Portuguese {
-    type Geometry = SpanishBoard;
-    type Moves = NationalMoves;
-    type Referee = NationalReferee;
-    const NAME: &'static str = "portuguese";
-    const START_ROWS: u32 = 3;
+national_variant! {
+    /// Czech draughts: the standard board and numbering ([`Dark8`]: Black on 1-12, White on
+    /// 21-32 and moving first); men take forwards only, kings fly; a king must make the capture
+    /// when a king can, otherwise any capture (docs/rules.md, "Czech draughts").
+    Czech, "czech", Dark8, rows 3, first Color::White,
+    [false, true, false, true, false, true, CaptureChoice::KingFirst, 3, None]
 }
 
-impl NationalVariant for Portuguese {
-    const MEN_CAPTURE_BACKWARDS: bool = false;
-    const FLYING_KINGS: bool = true;
-    const KING_LANDS_BEHIND: bool = false;
-    const MEN_TAKE_KINGS: bool = true;
-    const REMOVE_AT_ONCE: bool = false;
-    const CROWN_ENDS_CAPTURE: bool = true;
-    const CHOICE: CaptureChoice = CaptureChoice::Majority;
-    const REPETITIONS: usize = 3;
-    const KING_MOVE_PLIES: Option<usize> = Some(40);
+national_variant! {
+    /// American pool checkers (APCA): the standard board and numbering ([`Dark8`], as English
+    /// checkers: Black on 1-12 moves first, White on 21-32); men take both ways and jump on
+    /// past the king row as men, kings fly, any capture may be chosen (docs/rules.md, "Pool
+    /// checkers").
+    Pool, "pool", Dark8, rows 3, first Color::Black,
+    [true, true, false, true, false, false, CaptureChoice::Free, 3, None]
 }
 
-/// Czech draughts: the standard board and numbering ([`Dark8`]: Black on 1-12, White on 21-32
-/// and moving first); men take forwards only, kings fly; a king must make the capture when a
-/// king can, otherwise any capture (docs/rules.md, "Czech draughts").
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Czech;
-
-impl super::super::position::RuleSet for Czech {
-    type Geometry = Dark8;
-    type Moves = NationalMoves;
-    type Referee = NationalReferee;
-    const NAME: &'static str = "czech";
-    const START_ROWS: u32 = 3;
-}
-
-impl NationalVariant for Czech {
-    const MEN_CAPTURE_BACKWARDS: bool = false;
-    const FLYING_KINGS: bool = true;
-    const KING_LANDS_BEHIND: bool = false;
-    const MEN_TAKE_KINGS: bool = true;
-    const REMOVE_AT_ONCE: bool = false;
-    const CROWN_ENDS_CAPTURE: bool = true;
-    const CHOICE: CaptureChoice = CaptureChoice::KingFirst;
-    const REPETITIONS: usize = 3;
-    const KING_MOVE_PLIES: Option<usize> = None;
-}
-
-/// American pool checkers (APCA): the standard board and numbering ([`Dark8`], as English
-/// checkers: Black on 1-12 moves first, White on 21-32); men take both ways, kings fly, any
-/// capture may be chosen (docs/rules.md, "Pool checkers").
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Pool;
-
-impl super::super::position::RuleSet for Pool {
-    type Geometry = Dark8;
-    type Moves = NationalMoves;
-    type Referee = NationalReferee;
-    const NAME: &'static str = "pool";
-    const START_ROWS: u32 = 3;
-    const FIRST: Color = Color::Black;
-}
-
-impl NationalVariant for Pool {
-    const MEN_CAPTURE_BACKWARDS: bool = true;
-    const FLYING_KINGS: bool = true;
-    const KING_LANDS_BEHIND: bool = false;
-    const MEN_TAKE_KINGS: bool = true;
-    const REMOVE_AT_ONCE: bool = false;
-    const CROWN_ENDS_CAPTURE: bool = false;
-    const CHOICE: CaptureChoice = CaptureChoice::Free;
-    const REPETITIONS: usize = 3;
-    const KING_MOVE_PLIES: Option<usize> = None;
-}
-
-/// Thai draughts (Mak-hos): the standard board and numbering ([`Dark8`]), eight men a side on
-/// the two nearest rows (Black 1-8, White 25-32, White first); men take forwards only; kings
-/// fly but land right behind the piece they take; taken pieces come off at once; any capture
-/// may be chosen (docs/rules.md, "Thai draughts").
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Thai;
-
-impl super::super::position::RuleSet for Thai {
-    type Geometry = Dark8;
-    type Moves = NationalMoves;
-    type Referee = NationalReferee;
-    const NAME: &'static str = "thai";
-    const START_ROWS: u32 = 2;
-}
-
-impl NationalVariant for Thai {
-    const MEN_CAPTURE_BACKWARDS: bool = false;
-    const FLYING_KINGS: bool = true;
-    const KING_LANDS_BEHIND: bool = true;
-    const MEN_TAKE_KINGS: bool = true;
-    const REMOVE_AT_ONCE: bool = true;
-    const CROWN_ENDS_CAPTURE: bool = true;
-    const CHOICE: CaptureChoice = CaptureChoice::Free;
-    const REPETITIONS: usize = 3;
-    const KING_MOVE_PLIES: Option<usize> = None;
+national_variant! {
+    /// Thai draughts (Mak-hos): the standard board and numbering ([`Dark8`]), eight men a side
+    /// on the two nearest rows (Black 1-8, White 25-32, White first); men take forwards only;
+    /// kings fly but land right behind the piece they take; taken pieces come off at once;
+    /// any capture may be chosen (docs/rules.md, "Thai draughts").
+    Thai, "thai", Dark8, rows 2, first Color::White,
+    [false, true, true, true, true, true, CaptureChoice::Free, 3, None]
 }
