@@ -1,4 +1,4 @@
-//! Perft from the start of an International-family variant, one thread, timed: the figure
+//! Perft from the start of a variant of the board core, one thread, timed: the figure
 //! docs/benchmarks.md compares with other libraries.
 //!
 //! `cargo run --release -p checkers-rules --example board_perft -- international 9`
@@ -7,7 +7,10 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
-use checkers_rules::board::{Board, BoardPerft, Brazilian, Canadian, International, RuleSet};
+use checkers_rules::board::{
+    Board, BoardPerft, Brazilian, Canadian, Czech, International, Italian, Pool, Portuguese, RuleSet,
+    Spanish, Thai,
+};
 
 fn run<V: RuleSet>(depth: u32) {
     let start = Board::<V>::start();
@@ -28,8 +31,14 @@ fn main() -> ExitCode {
         (Some("international"), Some(depth)) => run::<International>(depth),
         (Some("brazilian"), Some(depth)) => run::<Brazilian>(depth),
         (Some("canadian"), Some(depth)) => run::<Canadian>(depth),
+        (Some("italian"), Some(depth)) => run::<Italian>(depth),
+        (Some("spanish"), Some(depth)) => run::<Spanish>(depth),
+        (Some("portuguese"), Some(depth)) => run::<Portuguese>(depth),
+        (Some("czech"), Some(depth)) => run::<Czech>(depth),
+        (Some("pool"), Some(depth)) => run::<Pool>(depth),
+        (Some("thai"), Some(depth)) => run::<Thai>(depth),
         _ => {
-            eprintln!("usage: board_perft international|brazilian|canadian DEPTH");
+            eprintln!("usage: board_perft VARIANT DEPTH (international, brazilian, canadian, italian, spanish, portuguese, czech, pool, thai)");
             return ExitCode::FAILURE;
         }
     }

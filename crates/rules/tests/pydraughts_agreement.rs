@@ -1,7 +1,7 @@
 //! Agreement with pydraughts (PyPI), a draughts library nobody here wrote, on legal moves and
-//! game ends: seeded random games of International draughts (pydraughts' `standard`) and
-//! Brazilian draughts, from the start and from random positions with few pieces, replayed by
-//! `tests/pydraughts/agree.py`, which compares at every position pydraughts' legal moves
+//! game ends: seeded random games of International draughts (pydraughts' `standard`),
+//! Brazilian and Italian draughts, from the start and from random positions with few pieces,
+//! replayed by `tests/pydraughts/agree.py`, which compares at every position pydraughts' legal moves
 //! (start, end and captured squares) with ours, and that the side with no legal move has lost.
 //! pydraughts has no Canadian draughts.
 //!
@@ -18,7 +18,9 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use checkers_rules::board::{Board, BoardMove, BoardSetup, Brazilian, Geometry, International, RuleSet};
+use checkers_rules::board::{
+    Board, BoardMove, BoardSetup, Brazilian, Geometry, International, Italian, RuleSet,
+};
 use checkers_rules::{Color, Piece, Role};
 
 fn workspace() -> PathBuf {
@@ -72,6 +74,14 @@ impl Theirs for Brazilian {
     fn theirs(square: u32) -> u32 {
         let (row, col) = ((square - 1) / 4, (square - 1) % 4);
         (7 - row) * 4 + col + 1
+    }
+}
+
+impl Theirs for Italian {
+    const PYDRAUGHTS: &'static str = "italian";
+    /// pydraughts numbers the Italian board as the FID does, as we do.
+    fn theirs(square: u32) -> u32 {
+        square
     }
 }
 
@@ -174,6 +184,7 @@ fn legal_moves_and_game_ends_agree_with_pydraughts() {
     let mut input = String::new();
     games::<International>(0x1d_2024, 4, 40, &mut input);
     games::<Brazilian>(0xb7_2024, 4, 40, &mut input);
+    games::<Italian>(0x17_2024, 4, 40, &mut input);
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/pydraughts/agree.py");
     let mut child = Command::new(&python)
         .arg(&script)
@@ -188,7 +199,7 @@ fn legal_moves_and_game_ends_agree_with_pydraughts() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "pydraughts disagrees:\n{stdout}\n{stderr}");
     eprintln!("pydraughts: {}", stdout.trim());
-    let expected_games = 2 * (4 + 40);
+    let expected_games = 3 * (4 + 40);
     assert!(stdout.contains(&format!("checked {expected_games} games")), "{stdout}\n{stderr}");
     assert!(stdout.contains(" 0 disagreements"), "{stdout}");
     // Some random games must end in a loss without a legal move, or the ends are untested.

@@ -28,6 +28,12 @@ pub enum BoardDrawReason {
     SixteenMoveRule,
     /// One or two pieces, at least one a king, against a lone king: 5 moves of each side.
     FiveMoveRule,
+    /// The same position, with the same side to move, as many times as the variant's rules
+    /// allow (other than three: Italian draughts draws at the fourth).
+    Repetition,
+    /// The variant's limit of moves in which only kings moved and nothing was captured
+    /// (Italian: 40 moves each; Spanish and Portuguese: 20 each).
+    KingMoveLimit,
 }
 
 /// How a game of the International family ended.
@@ -72,6 +78,10 @@ impl fmt::Display for BoardOutcome {
                     BoardDrawReason::TwentyFiveMoveRule => "25 moves each of kings only without a capture",
                     BoardDrawReason::SixteenMoveRule => "three pieces against a lone king for 16 moves each",
                     BoardDrawReason::FiveMoveRule => "one or two pieces against a lone king for 5 moves each",
+                    BoardDrawReason::Repetition => "the same position occurred as often as the rules allow",
+                    BoardDrawReason::KingMoveLimit => {
+                        "the limit of king moves without a capture or a man move"
+                    }
                 };
                 write!(f, "Draw: {why}")
             }

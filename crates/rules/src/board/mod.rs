@@ -1,6 +1,8 @@
 //! Boards of any size: board geometry as a compile-time parameter, and the International
 //! family's rules on it: International draughts (FMJD, 10x10), Brazilian (8x8) and Canadian
-//! (12x12), and games played by them ([`BoardGame`], with the FMJD draw rules).
+//! (12x12), and games played by them ([`BoardGame`], with the FMJD draw rules); and the
+//! national 8x8 games (Italian, Spanish, Portuguese, Czech, Pool, Thai) on one generator
+//! parameterised by each variant's constants ([`NationalMoves`], [`NationalReferee`]).
 //!
 //! # Design
 //!
@@ -49,6 +51,7 @@ mod game;
 mod geometry;
 mod movegen;
 mod moves;
+mod national;
 mod notation;
 mod perft;
 mod position;
@@ -63,6 +66,10 @@ pub use game::{BoardDrawReason, BoardGame, BoardGameError, BoardOutcome};
 pub use geometry::{Dark10, Dark12, Dark8, Geometry};
 pub use movegen::MajorityCapture;
 pub use moves::{BoardIllegalMove, BoardMove, BoardMoves};
+pub use national::{
+    CaptureChoice, Czech, Italian, ItalianBoard, NationalMoves, NationalReferee, NationalVariant, Pool,
+    Portuguese, Spanish, SpanishBoard, Thai,
+};
 pub use notation::{BoardIllegalReason, BoardMoveTextError};
 pub use perft::{board_perft, board_perft_divide, BoardPerft};
 pub use position::{Board, BoardSetup, Brazilian, Canadian, International, RuleSet};

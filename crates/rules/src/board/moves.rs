@@ -42,7 +42,11 @@ impl<V: RuleSet> BoardMove<V> {
     }
     /// The numbers of the squares of the captured pieces, ascending.
     pub fn captured(&self) -> Vec<u32> {
-        EachBit(self.captured).map(|b| <V::Geometry as Geometry>::number_of(b.lowest_index())).collect()
+        let mut squares: Vec<u32> =
+            EachBit(self.captured).map(|b| <V::Geometry as Geometry>::number_of(b.lowest_index())).collect();
+        // Bit order is number order only where a board numbers its squares in layout order.
+        squares.sort_unstable();
+        squares
     }
     /// How many pieces the move captures.
     pub fn captured_count(&self) -> u32 {

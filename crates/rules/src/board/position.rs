@@ -32,6 +32,8 @@ pub trait RuleSet: Copy + Eq + Hash + fmt::Debug + Default + Send + Sync + 'stat
     const NAME: &'static str;
     /// Rows of men each side starts with.
     const START_ROWS: u32;
+    /// The side that moves first from the start position.
+    const FIRST: Color = Color::White;
 }
 
 /// International draughts (FMJD) on the 10x10 board: White on 31-50 moves first, Black on
@@ -125,17 +127,16 @@ impl<V: RuleSet> Board<V> {
         Board { white, black, kings, rules: PhantomData }
     }
 
-    /// The start position: Black's men on the first `START_ROWS` rows (from square 1), White's
-    /// on the last, White to move.
+    /// The start position: Black's men on the first `START_ROWS` rows (the top of the board,
+    /// from square 1 where the numbers run from Black's side), White's on the last, and
+    /// `V::FIRST` to move. Rows are taken by layout, so a board numbered from White's side
+    /// gets the same picture.
     pub fn start() -> Board<V> {
-        let squares = <V::Geometry as Geometry>::SQUARES;
-        let men = Self::MAX_PIECES;
-        let bits = |range: std::ops::RangeInclusive<u32>| {
-            range
-                .filter_map(<V::Geometry as Geometry>::index_of)
-                .fold(BitsOf::<V>::ZERO, |acc, i| acc | Bits::bit(i))
-        };
-        Board::from_words(bits(squares - men + 1..=squares), bits(1..=men), BitsOf::<V>::ZERO)
+        let men = Self::MAX_PIECES as usize;
+        let squares: Vec<BitsOf<V>> = EachBit(<V::Geometry as Geometry>::BOARD).collect();
+        let fold = |bits: &[BitsOf<V>]| bits.iter().fold(BitsOf::<V>::ZERO, |acc, &b| acc | b);
+        let (black, white) = (fold(&squares[..men]), fold(&squares[squares.len() - men..]));
+        Board::from_words(white, black, BitsOf::<V>::ZERO).with_turn(V::FIRST)
     }
 
     /// Validates a setup: a side to move, every square on the board and named once, at most
@@ -194,9 +195,11 @@ impl<V: RuleSet> Board<V> {
     /// The pieces and side to move as a [`BoardSetup`], squares ascending.
     pub fn to_setup(&self) -> BoardSetup {
         let list = |bits: BitsOf<V>| -> Vec<u32> {
-            EachBit(bits & <V::Geometry as Geometry>::BOARD)
+            let mut squares: Vec<u32> = EachBit(bits & <V::Geometry as Geometry>::BOARD)
                 .map(|b| <V::Geometry as Geometry>::number_of(b.lowest_index()))
-                .collect()
+                .collect();
+            squares.sort_unstable();
+            squares
         };
         BoardSetup {
             white_men: list(self.white & !self.kings),
