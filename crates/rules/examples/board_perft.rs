@@ -7,7 +7,10 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
-use checkers_rules::board::{Board, BoardPerft, Brazilian, Canadian, International, RuleSet};
+use checkers_rules::board::{
+    Antidraughts, Board, BoardPerft, Brazilian, Breakthrough, Canadian, Frisian, Frysk, International,
+    RuleSet,
+};
 
 fn run<V: RuleSet>(depth: u32) {
     let start = Board::<V>::start();
@@ -28,8 +31,14 @@ fn main() -> ExitCode {
         (Some("international"), Some(depth)) => run::<International>(depth),
         (Some("brazilian"), Some(depth)) => run::<Brazilian>(depth),
         (Some("canadian"), Some(depth)) => run::<Canadian>(depth),
+        (Some("frisian"), Some(depth)) => run::<Frisian>(depth),
+        (Some("frysk"), Some(depth)) => run::<Frysk>(depth),
+        (Some("antidraughts"), Some(depth)) => run::<Antidraughts>(depth),
+        (Some("breakthrough"), Some(depth)) => run::<Breakthrough>(depth),
         _ => {
-            eprintln!("usage: board_perft international|brazilian|canadian DEPTH");
+            eprintln!(
+                "usage: board_perft international|brazilian|canadian|frisian|frysk|antidraughts|breakthrough DEPTH"
+            );
             return ExitCode::FAILURE;
         }
     }

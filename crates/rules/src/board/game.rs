@@ -28,6 +28,10 @@ pub enum BoardDrawReason {
     SixteenMoveRule,
     /// One or two pieces, at least one a king, against a lone king: 5 moves of each side.
     FiveMoveRule,
+    /// Frisian: two kings against one king, no men: 7 moves of each side.
+    TwoKingsAgainstOne,
+    /// Frisian: one king each, no men: 2 moves of each side.
+    OneKingEach,
 }
 
 /// How a game of the International family ended.
@@ -41,6 +45,20 @@ pub enum BoardOutcome {
     Draw {
         reason: BoardDrawReason,
     },
+    /// A win by a variant's own rule, one the crate-wide [`WinReason`] does not name.
+    VariantWin {
+        winner: Color,
+        reason: BoardWinReason,
+    },
+}
+
+/// Wins that only some variants know.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BoardWinReason {
+    /// Antidraughts: the winner, to move, has no legal move (no pieces left, or all blocked).
+    NoMovesLeft,
+    /// Breakthrough: the winner crowned the first king.
+    FirstKing,
 }
 
 impl BoardOutcome {
@@ -49,6 +67,7 @@ impl BoardOutcome {
         match self {
             BoardOutcome::Win { winner, .. } => Some(*winner),
             BoardOutcome::Draw { .. } => None,
+            BoardOutcome::VariantWin { winner, .. } => Some(*winner),
         }
     }
 }
@@ -72,8 +91,17 @@ impl fmt::Display for BoardOutcome {
                     BoardDrawReason::TwentyFiveMoveRule => "25 moves each of kings only without a capture",
                     BoardDrawReason::SixteenMoveRule => "three pieces against a lone king for 16 moves each",
                     BoardDrawReason::FiveMoveRule => "one or two pieces against a lone king for 5 moves each",
+                    BoardDrawReason::TwoKingsAgainstOne => "two kings against one king for 7 moves each",
+                    BoardDrawReason::OneKingEach => "one king each for 2 moves each",
                 };
                 write!(f, "Draw: {why}")
+            }
+            BoardOutcome::VariantWin { winner, reason } => {
+                let why = match reason {
+                    BoardWinReason::NoMovesLeft => "it has no legal move left",
+                    BoardWinReason::FirstKing => "it crowned the first king",
+                };
+                write!(f, "{} wins: {why}", winner.name())
             }
         }
     }
