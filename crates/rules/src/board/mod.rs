@@ -1,6 +1,7 @@
 //! Boards of any size: board geometry as a compile-time parameter, and the International
 //! family's rules on it: International draughts (FMJD, 10x10), Brazilian (8x8) and Canadian
-//! (12x12), and games played by them ([`BoardGame`], with the FMJD draw rules).
+//! (12x12), Frisian and Frysk!, Antidraughts and Breakthrough (10x10, as lidraughts plays
+//! them), and games played by them ([`BoardGame`], each variant's referee deciding the end).
 //!
 //! # Design
 //!
