@@ -303,7 +303,7 @@ mod tests {
         assert_eq!(board.king_moves(Color::Black), KingMoves::default());
         assert_eq!(numbers(board.side_bits(Color::White)), vec![28, 31], "the run is no piece");
         assert_eq!(board.piece_count(Color::White), 2);
-        assert_eq!(board.to_frisian_fen(), "W:W31,K28:B19,K3:+0+228");
+        assert_eq!(board.to_frisian_fen(), "W:WK28,31:BK3,19:+0+228");
         assert_eq!(Board::<Frisian>::from_frisian_fen(&board.to_frisian_fen()), Ok(board));
         assert_eq!(std::mem::size_of::<Board<Frisian>>(), 24);
     }
