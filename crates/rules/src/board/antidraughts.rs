@@ -2,6 +2,7 @@
 //! International game's moves ([`MajorityCapture`]) with other game ends, as lidraughts plays
 //! them. Each is a rule set with a referee of its own.
 
+use super::bits::Bits;
 use super::fmjd::is_threefold_repetition;
 use super::game::{BoardDrawReason, BoardOutcome, BoardWinReason};
 use super::geometry::Dark10;
@@ -81,7 +82,6 @@ impl<V: RuleSet> Referee<V> for BreakthroughReferee {
 
 impl<V: RuleSet> Board<V> {
     fn has_king(&self, color: Color) -> bool {
-        use super::bits::Bits;
         !(self.side_bits(color) & self.kings).is_zero()
     }
 }
