@@ -18,6 +18,16 @@ pub enum VariantArg {
     International,
     Brazilian,
     Canadian,
+    Frisian,
+    Frysk,
+    Antidraughts,
+    Breakthrough,
+    Italian,
+    Spanish,
+    Portuguese,
+    Czech,
+    Pool,
+    Thai,
 }
 
 impl VariantArg {
@@ -43,6 +53,16 @@ impl VariantArg {
             VariantArg::International => Some(BoardVariant::International),
             VariantArg::Brazilian => Some(BoardVariant::Brazilian),
             VariantArg::Canadian => Some(BoardVariant::Canadian),
+            VariantArg::Frisian => Some(BoardVariant::Frisian),
+            VariantArg::Frysk => Some(BoardVariant::Frysk),
+            VariantArg::Antidraughts => Some(BoardVariant::Antidraughts),
+            VariantArg::Breakthrough => Some(BoardVariant::Breakthrough),
+            VariantArg::Italian => Some(BoardVariant::Italian),
+            VariantArg::Spanish => Some(BoardVariant::Spanish),
+            VariantArg::Portuguese => Some(BoardVariant::Portuguese),
+            VariantArg::Czech => Some(BoardVariant::Czech),
+            VariantArg::Pool => Some(BoardVariant::Pool),
+            VariantArg::Thai => Some(BoardVariant::Thai),
         }
     }
 }

@@ -1,5 +1,5 @@
 //! `checkers moves` and `checkers perft` for the variants on boards of any size
-//! (International, Brazilian, Canadian), through the real binary: the same contracts as for
+//! (International, Brazilian, Canadian, the national 8x8 games), through the real binary: the same contracts as for
 //! English and Russian (docs/protocol.md, "The command line"), published perft figures, the
 //! long and Hub move forms, and bad input (a square 51, an 8x8 FEN on 10x10) refused with one
 //! line and exit code 2. Commands the engine runs refuse these variants, saying so.
@@ -62,6 +62,18 @@ fn published_perft_figures() {
     );
     let threads = stdout_of(&["perft", "--variant", "canadian", "--depth", "4", "--threads", "2"]);
     assert_eq!(lines(&threads).last(), Some(&"10053"));
+    // The national 8x8 games: Italian and Pool at depth 6 as published; Spanish (its board
+    // mirrored, White on 1-12) opens with the same seven moves as Pool's Black.
+    assert_eq!(lines(&stdout_of(&["perft", "--variant", "italian", "--depth", "6"])).last(), Some(&"36473"));
+    assert_eq!(lines(&stdout_of(&["perft", "--variant", "pool", "--depth", "6"])).last(), Some(&"37986"));
+    // Frisian and Frysk! as pydraughts counts them; Antidraughts moves as International.
+    assert_eq!(lines(&stdout_of(&["perft", "--variant", "frisian", "--depth", "5"])).last(), Some(&"21265"));
+    assert_eq!(lines(&stdout_of(&["perft", "--variant", "frysk", "--depth", "5"])).last(), Some(&"41829"));
+    assert_eq!(lines(&stdout_of(&["perft", "--variant", "antidraughts", "--depth", "5"])).last(), Some(&"27117"));
+    assert_eq!(
+        lines(&stdout_of(&["moves", "--variant", "spanish"])),
+        ["10-13", "10-14", "11-14", "11-15", "12-15", "12-16", "9-13"]
+    );
 }
 
 #[test]

@@ -8,8 +8,8 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use checkers_rules::board::{
-    Board, BoardPerft, Brazilian, Canadian, Czech, International, Italian, Pool, Portuguese, RuleSet,
-    Spanish, Thai,
+    Antidraughts, Board, BoardPerft, Brazilian, Breakthrough, Canadian, Czech, Frisian, Frysk, International,
+    Italian, Pool, Portuguese, RuleSet, Spanish, Thai,
 };
 
 fn run<V: RuleSet>(depth: u32) {
@@ -37,8 +37,15 @@ fn main() -> ExitCode {
         (Some("czech"), Some(depth)) => run::<Czech>(depth),
         (Some("pool"), Some(depth)) => run::<Pool>(depth),
         (Some("thai"), Some(depth)) => run::<Thai>(depth),
+        (Some("frisian"), Some(depth)) => run::<Frisian>(depth),
+        (Some("frysk"), Some(depth)) => run::<Frysk>(depth),
+        (Some("antidraughts"), Some(depth)) => run::<Antidraughts>(depth),
+        (Some("breakthrough"), Some(depth)) => run::<Breakthrough>(depth),
         _ => {
-            eprintln!("usage: board_perft VARIANT DEPTH (international, brazilian, canadian, italian, spanish, portuguese, czech, pool, thai)");
+            eprintln!(
+                "usage: board_perft VARIANT DEPTH (international, brazilian, canadian, frisian, frysk, \
+                 antidraughts, breakthrough, italian, spanish, portuguese, czech, pool, thai)"
+            );
             return ExitCode::FAILURE;
         }
     }

@@ -1,5 +1,5 @@
 //! `moves` and `perft` for the variants the rules library plays on boards of any size
-//! (International, Brazilian, Canadian): the same contracts as for English and Russian, the
+//! (`BoardVariant`: International, Brazilian, Canadian, the national 8x8 games): the same contracts as for English and Russian, the
 //! code written once against `RuleSet` and compiled per variant.
 
 use std::time::Instant;

@@ -34,6 +34,10 @@ pub enum BoardDrawReason {
     /// The variant's limit of moves in which only kings moved and nothing was captured
     /// (Italian: 40 moves each; Spanish and Portuguese: 20 each).
     KingMoveLimit,
+    /// Frisian: two kings against one king, no men: 7 moves of each side.
+    TwoKingsAgainstOne,
+    /// Frisian: one king each, no men: 2 moves of each side.
+    OneKingEach,
 }
 
 /// How a game of the International family ended.
@@ -47,6 +51,20 @@ pub enum BoardOutcome {
     Draw {
         reason: BoardDrawReason,
     },
+    /// A win by a variant's own rule, one the crate-wide [`WinReason`] does not name.
+    VariantWin {
+        winner: Color,
+        reason: BoardWinReason,
+    },
+}
+
+/// Wins that only some variants know.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BoardWinReason {
+    /// Antidraughts: the winner, to move, has no legal move (no pieces left, or all blocked).
+    NoMovesLeft,
+    /// Breakthrough: the winner crowned the first king.
+    FirstKing,
 }
 
 impl BoardOutcome {
@@ -55,6 +73,7 @@ impl BoardOutcome {
         match self {
             BoardOutcome::Win { winner, .. } => Some(*winner),
             BoardOutcome::Draw { .. } => None,
+            BoardOutcome::VariantWin { winner, .. } => Some(*winner),
         }
     }
 }
@@ -82,8 +101,17 @@ impl fmt::Display for BoardOutcome {
                     BoardDrawReason::KingMoveLimit => {
                         "the limit of king moves without a capture or a man move"
                     }
+                    BoardDrawReason::TwoKingsAgainstOne => "two kings against one king for 7 moves each",
+                    BoardDrawReason::OneKingEach => "one king each for 2 moves each",
                 };
                 write!(f, "Draw: {why}")
+            }
+            BoardOutcome::VariantWin { winner, reason } => {
+                let why = match reason {
+                    BoardWinReason::NoMovesLeft => "it has no legal move left",
+                    BoardWinReason::FirstKing => "it crowned the first king",
+                };
+                write!(f, "{} wins: {why}", winner.name())
             }
         }
     }

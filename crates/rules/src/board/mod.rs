@@ -1,8 +1,9 @@
 //! Boards of any size: board geometry as a compile-time parameter, and the International
 //! family's rules on it: International draughts (FMJD, 10x10), Brazilian (8x8) and Canadian
-//! (12x12), and games played by them ([`BoardGame`], with the FMJD draw rules); and the
-//! national 8x8 games (Italian, Spanish, Portuguese, Czech, Pool, Thai) on one generator
-//! parameterised by each variant's constants ([`NationalMoves`], [`NationalReferee`]).
+//! (12x12), Frisian and Frysk!, Antidraughts and Breakthrough (10x10, as lidraughts plays
+//! them), and games played by them ([`BoardGame`], each variant's referee deciding the end);
+//! and the national 8x8 games (Italian, Spanish, Portuguese, Czech, Pool, Thai) on one
+//! generator parameterised by each variant's constants ([`NationalMoves`], [`NationalReferee`]).
 //!
 //! # Design
 //!
@@ -18,7 +19,11 @@
 //! - **[`RuleSet`]** is a type per variant: its geometry, its move rules ([`MoveRules`]) and
 //!   its referee ([`Referee`]) as associated types, its name and its start: [`International`]
 //!   on 10x10, [`Brazilian`] on 8x8 and [`Canadian`] on 12x12, all three with
-//!   [`MajorityCapture`] and [`FmjdReferee`].
+//!   [`MajorityCapture`] and [`FmjdReferee`]; [`Antidraughts`] and [`Breakthrough`], the same
+//!   moves with referees of their own; [`Frisian`] and [`Frysk`], with their own move rules
+//!   ([`FrisianMoves`]: captures along files and ranks too, the value rule, the limit on a
+//!   king's quiet moves, whose run each position carries in bits no square uses) and
+//!   [`FrisianReferee`].
 //!   Each variant's positions are a type of their own, so a position can't be handed to
 //!   another variant's rules by mistake, and every generator is compiled per rule set and
 //!   side to move with the geometry's constants in its loops, as the 8x8 code is compiled per
@@ -43,10 +48,13 @@
 //! assert_eq!(board_perft(&start, 4), 4265);
 //! ```
 
+mod antidraughts;
 mod bits;
 mod error;
 mod fen;
 mod fmjd;
+mod frisian;
+mod frisian_moves;
 mod game;
 mod geometry;
 mod movegen;
@@ -58,11 +66,16 @@ mod position;
 mod rules;
 mod variants;
 
+pub use antidraughts::{Antidraughts, AntidraughtsReferee, Breakthrough, BreakthroughReferee};
 pub use bits::Bits;
 pub use error::{BoardFenError, BoardFenLoadError, BoardPositionError};
 pub use fen::parse_board_fen;
 pub use fmjd::FmjdReferee;
-pub use game::{BoardDrawReason, BoardGame, BoardGameError, BoardOutcome};
+pub use frisian::{
+    Frisian, FrisianFamily, FrisianFenError, FrisianReferee, Frysk, KingMoves, KingMovesError,
+};
+pub use frisian_moves::FrisianMoves;
+pub use game::{BoardDrawReason, BoardGame, BoardGameError, BoardOutcome, BoardWinReason};
 pub use geometry::{Dark10, Dark12, Dark8, Geometry};
 pub use movegen::MajorityCapture;
 pub use moves::{BoardIllegalMove, BoardMove, BoardMoves};

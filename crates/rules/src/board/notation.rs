@@ -100,9 +100,16 @@ fn canonical_route<V: RuleSet>(mut route: Vec<u32>, mv: &BoardMove<V>) -> Vec<u3
         let (f, r) = G::<V>::coords(n);
         (f as i32, r as i32)
     };
+    // One step along the line from `a` to `b`: a diagonal neighbour, or (Frisian captures
+    // along files and ranks) the next dark square two files or two ranks away.
     let dir = |a: u32, b: u32| {
         let ((fa, ra), (fb, rb)) = (coords(a), coords(b));
-        ((fb - fa).signum(), (rb - ra).signum())
+        let (df, dr) = ((fb - fa).signum(), (rb - ra).signum());
+        if df == 0 || dr == 0 {
+            (2 * df, 2 * dr)
+        } else {
+            (df, dr)
+        }
     };
     for i in 1..route.len().saturating_sub(1) {
         let (d_in, d_out) = (dir(route[i - 1], route[i]), dir(route[i], route[i + 1]));

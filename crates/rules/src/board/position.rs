@@ -239,12 +239,15 @@ impl<V: RuleSet> Board<V> {
         self.side_bits(color).count()
     }
 
+    /// The squares of `color`'s pieces (masked with the board: Frisian keeps a run of king
+    /// moves in bits of these words that are no square).
     #[inline(always)]
     pub(crate) fn side_bits(&self, color: Color) -> BitsOf<V> {
-        match color {
+        let word = match color {
             Color::White => self.white,
             Color::Black => self.black,
-        }
+        };
+        word & <V::Geometry as Geometry>::BOARD
     }
 
     /// The same pieces with the other side to move (for analysis; not a legal move).

@@ -17,6 +17,16 @@ pub enum BoardVariant {
     International,
     Brazilian,
     Canadian,
+    Frisian,
+    Frysk,
+    Antidraughts,
+    Breakthrough,
+    Italian,
+    Spanish,
+    Portuguese,
+    Czech,
+    Pool,
+    Thai,
 }
 
 /// A name that is no variant of boards of any size.
@@ -26,8 +36,21 @@ pub struct UnknownBoardVariant(pub String);
 
 impl BoardVariant {
     /// Every variant, in the order the documentation lists them.
-    pub const ALL: [BoardVariant; 3] =
-        [BoardVariant::International, BoardVariant::Brazilian, BoardVariant::Canadian];
+    pub const ALL: [BoardVariant; 13] = [
+        BoardVariant::International,
+        BoardVariant::Brazilian,
+        BoardVariant::Canadian,
+        BoardVariant::Frisian,
+        BoardVariant::Frysk,
+        BoardVariant::Antidraughts,
+        BoardVariant::Breakthrough,
+        BoardVariant::Italian,
+        BoardVariant::Spanish,
+        BoardVariant::Portuguese,
+        BoardVariant::Czech,
+        BoardVariant::Pool,
+        BoardVariant::Thai,
+    ];
 
     /// The name on the command line and in the protocols (the rule set's `NAME`).
     pub fn name(self) -> &'static str {
@@ -75,6 +98,46 @@ macro_rules! with_board_variant {
                 type $v = $crate::board::Canadian;
                 $body
             }
+            $crate::board::BoardVariant::Frisian => {
+                type $v = $crate::board::Frisian;
+                $body
+            }
+            $crate::board::BoardVariant::Frysk => {
+                type $v = $crate::board::Frysk;
+                $body
+            }
+            $crate::board::BoardVariant::Antidraughts => {
+                type $v = $crate::board::Antidraughts;
+                $body
+            }
+            $crate::board::BoardVariant::Breakthrough => {
+                type $v = $crate::board::Breakthrough;
+                $body
+            }
+            $crate::board::BoardVariant::Italian => {
+                type $v = $crate::board::Italian;
+                $body
+            }
+            $crate::board::BoardVariant::Spanish => {
+                type $v = $crate::board::Spanish;
+                $body
+            }
+            $crate::board::BoardVariant::Portuguese => {
+                type $v = $crate::board::Portuguese;
+                $body
+            }
+            $crate::board::BoardVariant::Czech => {
+                type $v = $crate::board::Czech;
+                $body
+            }
+            $crate::board::BoardVariant::Pool => {
+                type $v = $crate::board::Pool;
+                $body
+            }
+            $crate::board::BoardVariant::Thai => {
+                type $v = $crate::board::Thai;
+                $body
+            }
         }
     };
 }
@@ -96,7 +159,7 @@ mod tests {
         let err = "checkers".parse::<BoardVariant>().unwrap_err();
         assert_eq!(
             err.to_string(),
-            "`checkers` is not a variant of these boards (known: international, brazilian, canadian)"
+            "`checkers` is not a variant of these boards (known: international, brazilian, canadian, frisian, frysk, antidraughts, breakthrough, italian, spanish, portuguese, czech, pool, thai)"
         );
     }
 }
