@@ -32,6 +32,8 @@ pub trait RuleSet: Copy + Eq + Hash + fmt::Debug + Default + Send + Sync + 'stat
     const NAME: &'static str;
     /// Rows of men each side starts with.
     const START_ROWS: u32;
+    /// Rows left empty behind each side's men at the start (Turkish leaves its back row empty).
+    const EMPTY_BACK_ROWS: u32 = 0;
 }
 
 /// International draughts (FMJD) on the 10x10 board: White on 31-50 moves first, Black on
@@ -118,7 +120,7 @@ pub struct BoardSetup {
 
 impl<V: RuleSet> Board<V> {
     /// The most pieces one side can have: the men of the start position.
-    pub const MAX_PIECES: u32 = V::START_ROWS * <V::Geometry as Geometry>::SIDE / 2;
+    pub const MAX_PIECES: u32 = V::START_ROWS * <V::Geometry as Geometry>::ROW_SQUARES;
 
     #[inline(always)]
     pub(crate) fn from_words(white: BitsOf<V>, black: BitsOf<V>, kings: BitsOf<V>) -> Board<V> {
@@ -126,16 +128,17 @@ impl<V: RuleSet> Board<V> {
     }
 
     /// The start position: Black's men on the first `START_ROWS` rows (from square 1), White's
-    /// on the last, White to move.
+    /// on the last, after `EMPTY_BACK_ROWS` empty rows on each side; White to move.
     pub fn start() -> Board<V> {
-        let squares = <V::Geometry as Geometry>::SQUARES;
+        let skip = V::EMPTY_BACK_ROWS * <V::Geometry as Geometry>::ROW_SQUARES;
+        let squares = <V::Geometry as Geometry>::SQUARES - skip;
         let men = Self::MAX_PIECES;
         let bits = |range: std::ops::RangeInclusive<u32>| {
             range
                 .filter_map(<V::Geometry as Geometry>::index_of)
                 .fold(BitsOf::<V>::ZERO, |acc, i| acc | Bits::bit(i))
         };
-        Board::from_words(bits(squares - men + 1..=squares), bits(1..=men), BitsOf::<V>::ZERO)
+        Board::from_words(bits(squares - men + 1..=squares), bits(skip + 1..=skip + men), BitsOf::<V>::ZERO)
     }
 
     /// Validates a setup: a side to move, every square on the board and named once, at most
