@@ -1,4 +1,4 @@
-//! Perft from the start of an International-family variant, one thread, timed: the figure
+//! Perft from the start of a variant on the boards of any size, one thread, timed: the figure
 //! docs/benchmarks.md compares with other libraries.
 //!
 //! `cargo run --release -p checkers-rules --example board_perft -- international 9`
@@ -7,7 +7,7 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
-use checkers_rules::board::{Board, BoardPerft, Brazilian, Canadian, International, RuleSet};
+use checkers_rules::board::{Board, BoardPerft, Brazilian, Canadian, International, RuleSet, Turkish};
 
 fn run<V: RuleSet>(depth: u32) {
     let start = Board::<V>::start();
@@ -28,8 +28,9 @@ fn main() -> ExitCode {
         (Some("international"), Some(depth)) => run::<International>(depth),
         (Some("brazilian"), Some(depth)) => run::<Brazilian>(depth),
         (Some("canadian"), Some(depth)) => run::<Canadian>(depth),
+        (Some("turkish"), Some(depth)) => run::<Turkish>(depth),
         _ => {
-            eprintln!("usage: board_perft international|brazilian|canadian DEPTH");
+            eprintln!("usage: board_perft international|brazilian|canadian|turkish DEPTH");
             return ExitCode::FAILURE;
         }
     }

@@ -28,6 +28,8 @@ pub enum BoardDrawReason {
     SixteenMoveRule,
     /// One or two pieces, at least one a king, against a lone king: 5 moves of each side.
     FiveMoveRule,
+    /// Turkish draughts: one piece against one, and the side to move cannot capture.
+    OnePieceEach,
 }
 
 /// How a game of the International family ended.
@@ -72,6 +74,7 @@ impl fmt::Display for BoardOutcome {
                     BoardDrawReason::TwentyFiveMoveRule => "25 moves each of kings only without a capture",
                     BoardDrawReason::SixteenMoveRule => "three pieces against a lone king for 16 moves each",
                     BoardDrawReason::FiveMoveRule => "one or two pieces against a lone king for 5 moves each",
+                    BoardDrawReason::OnePieceEach => "one piece against one",
                 };
                 write!(f, "Draw: {why}")
             }
