@@ -1,6 +1,7 @@
 //! Boards of any size: board geometry as a compile-time parameter, and the International
 //! family's rules on it: International draughts (FMJD, 10x10), Brazilian (8x8) and Canadian
-//! (12x12), and games played by them ([`BoardGame`], with the FMJD draw rules).
+//! (12x12), and games played by them ([`BoardGame`], with the FMJD draw rules); and Turkish
+//! draughts ([`Turkish`]) on the full 8x8 board, with its own move rules and referee.
 //!
 //! # Design
 //!
@@ -12,7 +13,9 @@
 //!   rows, so a diagonal step is the same shift on every square and a step off an edge lands
 //!   on a ghost or outside the board, never on an empty square. 10x10 ([`Dark10`]) is a
 //!   `u64` with 54 bits used, 12x12 ([`Dark12`]) a `u128` with 77, and 8x8 ([`Dark8`], for
-//!   the International-family variants played on it) a `u64` with 35.
+//!   the International-family variants played on it) a `u64` with 35. Turkish draughts' board
+//!   of all 64 squares ([`Full8`]) has a ghost bit after every row, so its orthogonal steps
+//!   are shifts too: a `u128` with 72 bits used.
 //! - **[`RuleSet`]** is a type per variant: its geometry, its move rules ([`MoveRules`]) and
 //!   its referee ([`Referee`]) as associated types, its name and its start: [`International`]
 //!   on 10x10, [`Brazilian`] on 8x8 and [`Canadian`] on 12x12, all three with
@@ -31,7 +34,9 @@
 //!   Moving them onto this core is a later step, taken only when a benchmark shows no loss.
 //!
 //! Public squares are the standard numbers (1-50 on 10x10, square 1 at the top left, Black's
-//! side); layout indices stay inside the crate.
+//! side; 1-64 on the full board, a8 first); layout indices stay inside the crate. Move text
+//! and FEN write the numbers, or the names `a1`-`h8` on a board whose players use them
+//! ([`Geometry::ALGEBRAIC`], Turkish).
 //!
 //! ```
 //! use checkers_rules::board::{board_perft, Board, International};
