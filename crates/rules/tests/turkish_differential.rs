@@ -5,30 +5,16 @@
 //! the board the reference gives. Perft from the start and from positions with kings is
 //! counted by both.
 
+mod board_support;
 mod turkish_reference;
 
 use std::collections::BTreeSet;
 
-use checkers_rules::board::{board_perft, Board, BoardMoveTextError, BoardSetup, Turkish};
-use checkers_rules::{Color, Role};
+use board_support::{random_board, random_games, Rng};
+use checkers_rules::board::{board_perft, Board, BoardMoveTextError, Turkish};
 use turkish_reference::{coord_of, name, RefBoard, RefMove};
 
 type Tk = Board<Turkish>;
-
-/// A small deterministic generator (xorshift64*), so a failure names a reproducible case.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
 
 /// Compares the library's move list and counting doors with the reference.
 fn check_moves(board: &Tk, expected: &turkish_reference::Generated) {
@@ -99,53 +85,8 @@ fn check(board: &Tk) -> usize {
 
 #[test]
 fn random_games_agree_with_the_reference() {
-    let mut rng = Rng(0x7e4b_15a1_d00d_2024);
-    let (mut positions, mut captures, mut king_positions) = (0, 0, 0);
-    for _ in 0..100 {
-        let mut board = Tk::start();
-        for _ in 0..200 {
-            let n = check(&board);
-            positions += 1;
-            if n == 0 {
-                break;
-            }
-            captures += usize::from(board.has_capture());
-            king_positions +=
-                usize::from((1..=64).any(|s| board.piece_at(s).is_some_and(|p| p.role == Role::King)));
-            let moves = board.legal_moves();
-            board = board.play_unchecked(&moves[rng.below(moves.len() as u64) as usize]);
-        }
-    }
-    eprintln!("{positions} positions, {captures} with captures, {king_positions} with kings");
-    assert!(positions > 5_000 && captures > 1_000 && king_positions > 2_000);
-}
-
-/// A random valid placement: up to `most` pieces a side, kings often, no man on its
-/// crowning rank.
-fn random_board(rng: &mut Rng, most: u64) -> Tk {
-    let mut setup = BoardSetup {
-        turn: Some(if rng.below(2) == 0 { Color::White } else { Color::Black }),
-        ..BoardSetup::default()
-    };
-    let mut used = BTreeSet::new();
-    for color in [Color::White, Color::Black] {
-        for _ in 0..1 + rng.below(most) {
-            let square = 1 + rng.below(64) as u32;
-            if !used.insert(square) {
-                continue;
-            }
-            let crowning_rank = if color == Color::White { square <= 8 } else { square > 56 };
-            let king = crowning_rank || rng.below(3) == 0;
-            let list = match (color, king) {
-                (Color::White, false) => &mut setup.white_men,
-                (Color::White, true) => &mut setup.white_kings,
-                (Color::Black, false) => &mut setup.black_men,
-                (Color::Black, true) => &mut setup.black_kings,
-            };
-            list.push(square);
-        }
-    }
-    Tk::from_setup(&setup).expect("the placement is valid")
+    let seen = random_games(0x7e4b_15a1_d00d_2024, 100, check);
+    assert!(seen.positions > 5_000 && seen.captures > 1_000 && seen.king_positions > 2_000);
 }
 
 #[test]
@@ -153,7 +94,7 @@ fn random_placements_with_kings_agree_with_the_reference() {
     let mut rng = Rng(0x51ed_2701_a5a5_0042);
     let mut longest = 0;
     for i in 0..6_000 {
-        let board = random_board(&mut rng, if i % 2 == 0 { 6 } else { 16 });
+        let board: Tk = random_board(&mut rng, if i % 2 == 0 { 6 } else { 16 });
         check(&board);
         longest = longest.max(board.legal_moves().iter().map(|m| m.captured_count()).max().unwrap_or(0));
     }
