@@ -28,6 +28,7 @@ pub enum VariantArg {
     Czech,
     Pool,
     Thai,
+    Turkish,
 }
 
 impl VariantArg {
@@ -63,6 +64,7 @@ impl VariantArg {
             VariantArg::Czech => Some(BoardVariant::Czech),
             VariantArg::Pool => Some(BoardVariant::Pool),
             VariantArg::Thai => Some(BoardVariant::Thai),
+            VariantArg::Turkish => Some(BoardVariant::Turkish),
         }
     }
 }

@@ -48,6 +48,18 @@ fn international_king_capture_in_both_forms() {
     assert_eq!(lines(&hub), ["46x10x19x37", "46x14x19x37", "46x5x19x37"]);
 }
 
+/// Turkish, whose squares are named (the contract's example: `a3-a4`, `a6xa4xa5`): a man's
+/// strike forward and sideways, the captured square last in the Hub form.
+#[test]
+fn turkish_moves_by_name() {
+    let start = stdout_of(&["moves", "--variant", "turkish", "--notation", "algebraic"]);
+    assert_eq!(lines(&start), ["a3-a4", "b3-b4", "c3-c4", "d3-d4", "e3-e4", "f3-f4", "g3-g4", "h3-h4"]);
+    let hub = ["moves", "--variant", "turkish", "--format", "hub", "--notation", "algebraic"];
+    let strike = stdout_of(&[&hub[..], &["--fen", "B:Wa5,h2:Ba6,h8"]].concat());
+    assert_eq!(lines(&strike), ["a6xa4xa5"]);
+    assert_eq!(lines(&stdout_of(&["perft", "--variant", "turkish", "--depth", "4"])).last(), Some(&"7538"));
+}
+
 #[test]
 fn published_perft_figures() {
     // International 1-5 and Brazilian 1-6 (docs/rules.md); Canadian depth 4 is ours, agreed by
@@ -69,7 +81,10 @@ fn published_perft_figures() {
     // Frisian and Frysk! as pydraughts counts them; Antidraughts moves as International.
     assert_eq!(lines(&stdout_of(&["perft", "--variant", "frisian", "--depth", "5"])).last(), Some(&"21265"));
     assert_eq!(lines(&stdout_of(&["perft", "--variant", "frysk", "--depth", "5"])).last(), Some(&"41829"));
-    assert_eq!(lines(&stdout_of(&["perft", "--variant", "antidraughts", "--depth", "5"])).last(), Some(&"27117"));
+    assert_eq!(
+        lines(&stdout_of(&["perft", "--variant", "antidraughts", "--depth", "5"])).last(),
+        Some(&"27117")
+    );
     assert_eq!(
         lines(&stdout_of(&["moves", "--variant", "spanish"])),
         ["10-13", "10-14", "11-14", "11-15", "12-15", "12-16", "9-13"]

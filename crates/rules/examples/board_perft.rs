@@ -1,4 +1,4 @@
-//! Perft from the start of a variant of the board core, one thread, timed: the figure
+//! Perft from the start of a variant on the boards of any size, one thread, timed: the figure
 //! docs/benchmarks.md compares with other libraries.
 //!
 //! `cargo run --release -p checkers-rules --example board_perft -- international 9`
@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use checkers_rules::board::{
     Antidraughts, Board, BoardPerft, Brazilian, Breakthrough, Canadian, Czech, Frisian, Frysk, International,
-    Italian, Pool, Portuguese, RuleSet, Spanish, Thai,
+    Italian, Pool, Portuguese, RuleSet, Spanish, Thai, Turkish,
 };
 
 fn run<V: RuleSet>(depth: u32) {
@@ -41,10 +41,11 @@ fn main() -> ExitCode {
         (Some("frysk"), Some(depth)) => run::<Frysk>(depth),
         (Some("antidraughts"), Some(depth)) => run::<Antidraughts>(depth),
         (Some("breakthrough"), Some(depth)) => run::<Breakthrough>(depth),
+        (Some("turkish"), Some(depth)) => run::<Turkish>(depth),
         _ => {
             eprintln!(
                 "usage: board_perft VARIANT DEPTH (international, brazilian, canadian, frisian, frysk, \
-                 antidraughts, breakthrough, italian, spanish, portuguese, czech, pool, thai)"
+                 antidraughts, breakthrough, italian, spanish, portuguese, czech, pool, thai, turkish)"
             );
             return ExitCode::FAILURE;
         }

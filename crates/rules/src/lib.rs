@@ -7,10 +7,11 @@
 //! decides their outcome (with every lone king against lone king solved once), and reads and writes FEN, move text and PDN.
 //!
 //! The [`board`] module makes board geometry a compile-time parameter and holds the rules on
-//! it: International draughts (10x10), Brazilian (8x8), Canadian (12x12) and the national 8x8
-//! games (Italian, Spanish, Portuguese, Czech, Pool, Thai) have their positions, legal moves,
-//! FEN, move text, perft and games there; they are not yet a
-//! [`Variant`] of the engine, the server or the command line.
+//! it: International draughts (10x10) and its family (Brazilian on 8x8, Canadian on 12x12,
+//! Frisian, Frysk!, Antidraughts, Breakthrough), the national 8x8 games (Italian, Spanish,
+//! Portuguese, Czech, Pool, Thai) and Turkish (all 64 squares of 8x8) have their positions,
+//! legal moves, FEN, move text, perft and games there; they are not yet a
+//! [`Variant`] of the engine, the server or the command line's game commands.
 //!
 //! Everything else in the project stands on this crate: the engine searches with it, the
 //! terminal game and the server referee with it. It therefore does no I/O and must never

@@ -1,5 +1,6 @@
 //! Brazilian and Canadian perft from the data files `data/perft-brazilian.txt` (the published
-//! figures) and `data/perft-canadian.txt` (no published figures exist: see that file).
+//! figures) and `data/perft-canadian.txt` (no published figures exist: see that file), and
+//! Turkish perft from `data/perft-turkish.txt` (none published either: see that file).
 //!
 //! The cheap depths run always; the deeper ones with
 //! `cargo test -p checkers-rules --test family_perft -- --ignored`. The simple reference
@@ -9,7 +10,7 @@
 
 mod international_reference;
 
-use checkers_rules::board::{Board, BoardPerft, Brazilian, Canadian, RuleSet};
+use checkers_rules::board::{Board, BoardPerft, Brazilian, Canadian, RuleSet, Turkish};
 use international_reference::RefBoard;
 
 /// The FEN and the counts (depth 1 first) of each line of a data file.
@@ -38,6 +39,10 @@ fn brazilian() -> Vec<(usize, Board<Brazilian>, Vec<u64>)> {
 
 fn canadian() -> Vec<(usize, Board<Canadian>, Vec<u64>)> {
     read_cases("perft-canadian.txt", include_str!("data/perft-canadian.txt"))
+}
+
+fn turkish() -> Vec<(usize, Board<Turkish>, Vec<u64>)> {
+    read_cases("perft-turkish.txt", include_str!("data/perft-turkish.txt"))
 }
 
 fn check<V: RuleSet>(cases: &[(usize, Board<V>, Vec<u64>)], depths: std::ops::RangeInclusive<u32>) {
@@ -134,4 +139,17 @@ fn start_positions_and_names() {
     assert_eq!((Brazilian::NAME, Canadian::NAME), ("brazilian", "canadian"));
     assert!(Board::<Brazilian>::from_fen("W:W33:B1").is_err(), "8x8 has 32 squares");
     assert!(Board::<Canadian>::from_fen("W:W21-51:B1-20").is_err(), "more than 30 men");
+}
+
+#[test]
+fn turkish_perft_depths_1_to_6() {
+    let cases = turkish();
+    assert_eq!(cases[0].1, Board::<Turkish>::start());
+    check(&cases, 1..=6);
+}
+
+#[test]
+#[ignore = "up to 1.5 billion leaves (about 30 s in a release build); run with --ignored"]
+fn turkish_perft_depths_7_to_9() {
+    check(&turkish(), 7..=9);
 }

@@ -4,30 +4,16 @@
 //! the counting doors, that every move's text reads back as the same move, and that playing
 //! a move gives the board the reference gives.
 
+mod board_support;
 mod international_reference;
 
 use std::collections::BTreeSet;
 
-use checkers_rules::board::{board_perft, Board, BoardMoveTextError, BoardSetup, International};
-use checkers_rules::{Color, Role};
+use board_support::{random_board, random_games, Rng};
+use checkers_rules::board::{board_perft, Board, BoardMoveTextError, International};
 use international_reference::{coord_of, RefBoard, RefMove};
 
 type Intl = Board<International>;
-
-/// A small deterministic generator (xorshift64*), so a failure names a reproducible case.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
 
 /// Compares everything the library says about `board` with the reference; returns the
 /// number of legal moves.
@@ -91,53 +77,8 @@ fn check(board: &Intl) -> usize {
 
 #[test]
 fn random_games_agree_with_the_reference() {
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-    let (mut positions, mut captures, mut king_positions) = (0, 0, 0);
-    for _ in 0..150 {
-        let mut board = Intl::start();
-        for _ in 0..200 {
-            let n = check(&board);
-            positions += 1;
-            if n == 0 {
-                break;
-            }
-            captures += usize::from(board.has_capture());
-            king_positions +=
-                usize::from((1..=50).any(|s| board.piece_at(s).is_some_and(|p| p.role == Role::King)));
-            let moves = board.legal_moves();
-            board = board.play_unchecked(&moves[rng.below(moves.len() as u64) as usize]);
-        }
-    }
-    eprintln!("{positions} positions, {captures} with captures, {king_positions} with kings");
-    assert!(positions > 10_000 && captures > 2_000 && king_positions > 1_000);
-}
-
-/// A random valid placement: up to `most` pieces a side, kings often, no man on its
-/// crowning row.
-fn random_board(rng: &mut Rng, most: u64) -> Intl {
-    let mut setup = BoardSetup {
-        turn: Some(if rng.below(2) == 0 { Color::White } else { Color::Black }),
-        ..BoardSetup::default()
-    };
-    let mut used = BTreeSet::new();
-    for color in [Color::White, Color::Black] {
-        for _ in 0..1 + rng.below(most) {
-            let square = 1 + rng.below(50) as u32;
-            if !used.insert(square) {
-                continue;
-            }
-            let crowning_row = if color == Color::White { square <= 5 } else { square > 45 };
-            let king = crowning_row || rng.below(3) == 0;
-            let list = match (color, king) {
-                (Color::White, false) => &mut setup.white_men,
-                (Color::White, true) => &mut setup.white_kings,
-                (Color::Black, false) => &mut setup.black_men,
-                (Color::Black, true) => &mut setup.black_kings,
-            };
-            list.push(square);
-        }
-    }
-    Intl::from_setup(&setup).expect("the placement is valid")
+    let seen = random_games(0x9e37_79b9_7f4a_7c15, 150, check);
+    assert!(seen.positions > 10_000 && seen.captures > 2_000 && seen.king_positions > 1_000);
 }
 
 #[test]
@@ -145,7 +86,7 @@ fn random_placements_with_kings_agree_with_the_reference() {
     let mut rng = Rng(0x2545_f491_4f6c_dd1d);
     let mut longest = 0;
     for i in 0..20_000 {
-        let board = random_board(&mut rng, if i % 2 == 0 { 8 } else { 20 });
+        let board: Intl = random_board(&mut rng, if i % 2 == 0 { 8 } else { 20 });
         check(&board);
         longest = longest.max(board.legal_moves().iter().map(|m| m.captured_count()).max().unwrap_or(0));
     }

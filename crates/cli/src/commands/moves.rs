@@ -24,8 +24,10 @@ enum Format {
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(variant) = args.position.variant.board() {
-        if matches!(args.notation, NotationArg::Algebraic) {
-            anyhow::bail!("--notation algebraic: {variant} squares are numbers (1-{})", squares(variant));
+        // Each of these variants has one way to write squares: numbers, or names on Turkish's
+        // board, which has no customary numbers (so either `--notation` gives its names).
+        if matches!(args.notation, NotationArg::Algebraic) && !variant.algebraic() {
+            anyhow::bail!("--notation algebraic: {variant} squares are numbers (1-{})", variant.squares());
         }
         for line in super::boards::moves(variant, &args.position, matches!(args.format, Format::Hub))? {
             println!("{line}");
@@ -47,9 +49,4 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         println!("{line}");
     }
     Ok(())
-}
-
-/// The number of squares of a board variant's board (half of them all).
-fn squares(variant: checkers_rules::board::BoardVariant) -> u32 {
-    variant.board_side() * variant.board_side() / 2
 }

@@ -25,6 +25,10 @@ pub enum BoardFenError {
     BadRange { text: String, squares: u32 },
     #[error("FEN has {0} fields separated by `:`; expected 3 (turn, one side, the other)")]
     FieldCount(usize),
+    /// Not a square (or a range of squares) of a board whose squares have names, such as
+    /// Turkish draughts' `a1`-`h8`.
+    #[error("FEN square `{}` is not a square of the board (squares are {names})", excerpt(.text))]
+    BadSquareName { text: String, names: String },
 }
 
 /// A position that reads but breaks the rules of the board.

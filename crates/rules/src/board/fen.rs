@@ -4,7 +4,10 @@
 //! [`BoardSetup`]; [`Board::from_setup`] checks it against the rules. Squares are numbers
 //! (1-50 on 10x10), singly or as ranges (`31-50`, `K1-3`), `K` before a king; the two piece
 //! lists may come in either order and either may be empty. Algebraic names, which some 8x8
-//! FEN uses, are not squares here and are refused as such.
+//! FEN uses, are not squares here and are refused as such, except on a board whose squares
+//! are named so ([`Geometry::ALGEBRAIC`], Turkish draughts): there FEN names squares
+//! `a1`-`h8` (`W:Wa2,b2:Ba7`, as pydraughts writes Turkish FEN) and a range runs through
+//! the square numbers between its ends (`a2-h2` is the second rank).
 
 use super::error::{BoardFenError, BoardFenLoadError};
 use super::geometry::Geometry;
@@ -66,19 +69,22 @@ pub fn parse_board_fen<G: Geometry>(text: &str) -> Result<BoardSetup, BoardFenEr
     Ok(setup)
 }
 
-/// A square number of the board `G`, if `text` is one.
+/// A square number of the board `G`, if `text` names one.
 fn square_number<G: Geometry>(text: &str) -> Option<u32> {
-    let t = text.trim();
-    if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    t.parse().ok().filter(|n| (1..=G::SQUARES).contains(n))
+    G::square_by_name(text.trim())
 }
 
 /// One list item: a square or a range `a-b`.
 fn parse_item<G: Geometry>(body: &str) -> Result<Vec<u32>, BoardFenError> {
+    let named = || BoardFenError::BadSquareName { text: body.to_string(), names: G::square_names() };
     if let Some((a, b)) = body.split_once('-') {
-        let range = || BoardFenError::BadRange { text: body.to_string(), squares: G::SQUARES };
+        let range = || {
+            if G::ALGEBRAIC {
+                named()
+            } else {
+                BoardFenError::BadRange { text: body.to_string(), squares: G::SQUARES }
+            }
+        };
         let lo = square_number::<G>(a).ok_or_else(range)?;
         let hi = square_number::<G>(b).ok_or_else(range)?;
         if lo > hi {
@@ -86,10 +92,12 @@ fn parse_item<G: Geometry>(body: &str) -> Result<Vec<u32>, BoardFenError> {
         }
         return Ok((lo..=hi).collect());
     }
-    square_number::<G>(body).map(|n| vec![n]).ok_or_else(|| BoardFenError::BadSquare {
-        text: body.to_string(),
-        side: G::SIDE,
-        squares: G::SQUARES,
+    square_number::<G>(body).map(|n| vec![n]).ok_or_else(|| {
+        if G::ALGEBRAIC {
+            named()
+        } else {
+            BoardFenError::BadSquare { text: body.to_string(), side: G::SIDE, squares: G::SQUARES }
+        }
     })
 }
 
@@ -100,7 +108,7 @@ impl<V: RuleSet> Board<V> {
         Ok(Board::from_setup(&setup)?)
     }
 
-    /// This position as FEN, each side's squares ascending, `K` before a king:
+    /// This position as FEN, each side's squares ascending (by number), `K` before a king:
     /// `W:W31,32,...,50:B1,2,...,20` for the International start.
     pub fn to_fen(&self) -> String {
         let mut out = String::new();
@@ -111,7 +119,8 @@ impl<V: RuleSet> Board<V> {
             let items: Vec<String> = (1..=<V::Geometry as Geometry>::SQUARES)
                 .filter_map(|n| match self.piece_at(n) {
                     Some(Piece { color: c, role }) if c == color => {
-                        Some(if role == Role::King { format!("K{n}") } else { n.to_string() })
+                        let name = <V::Geometry as Geometry>::square_name(n);
+                        Some(if role == Role::King { format!("K{name}") } else { name })
                     }
                     _ => None,
                 })

@@ -38,6 +38,8 @@ pub enum BoardDrawReason {
     TwoKingsAgainstOne,
     /// Frisian: one king each, no men: 2 moves of each side.
     OneKingEach,
+    /// Turkish draughts: one piece against one, and the side to move cannot capture.
+    OnePieceEach,
 }
 
 /// How a game of the International family ended.
@@ -103,6 +105,7 @@ impl fmt::Display for BoardOutcome {
                     }
                     BoardDrawReason::TwoKingsAgainstOne => "two kings against one king for 7 moves each",
                     BoardDrawReason::OneKingEach => "one king each for 2 moves each",
+                    BoardDrawReason::OnePieceEach => "one piece against one",
                 };
                 write!(f, "Draw: {why}")
             }

@@ -15,8 +15,10 @@
 //! | 12x12 ([`Dark12`]) | 72 | `u128` | 77 (5 ghosts) | 6, 7 |
 //! | 8x8 ([`Dark8`], for the International-family 8x8 variants) | 32 | `u64` | 35 (3 ghosts) | 4, 5 |
 //!
-//! Orthogonal boards (Turkish, all 64 squares) will be a geometry of their own with rank and
-//! file steps; the trait names diagonal steps because every board here has them.
+//! The full 8x8 board of Turkish draughts ([`Full8`], all 64 squares) is the same idea with a
+//! ghost bit after every row: nine bits a row, so the orthogonal steps (1 and 9 bits) and the
+//! diagonal ones (8 and 10) are again the same shifts everywhere. 64 squares and a spare bit
+//! for the side to move don't fit a `u64`, so its word is a `u128` (72 bits used).
 
 use std::fmt::Debug;
 use std::hash::Hash;
@@ -29,6 +31,12 @@ pub trait Geometry: Copy + Eq + Hash + Debug + Default + Send + Sync + 'static {
     type Bits: Bits;
     /// Squares along one side of the board.
     const SIDE: u32;
+    /// Playable squares in one row: every other square on the dark-square boards.
+    const ROW_SQUARES: u32 = Self::SIDE / 2;
+    /// Whether the board's players name squares algebraically (`a1`-`h8`, a file letter and a
+    /// rank from White's side) rather than by number. The position code and public API still
+    /// use numbers; move text and FEN use [`Geometry::square_name`].
+    const ALGEBRAIC: bool = false;
     /// The playable squares, numbered 1 to `SQUARES` from the top left (Black's side).
     const SQUARES: u32;
     /// Layout steps of the four diagonal directions; "up" is towards square 1 (White's
@@ -78,6 +86,45 @@ pub trait Geometry: Copy + Eq + Hash + Debug + Default + Send + Sync + 'static {
         }
         let row_from_top = (side - 1 - rank) as u32;
         Some(row_from_top * (Self::SIDE / 2) + file as u32 / 2 + 1)
+    }
+
+    /// The name of square `number` in move text and FEN: the number itself, or `c3` on a board
+    /// whose squares are named algebraically.
+    fn square_name(number: u32) -> String {
+        if Self::ALGEBRAIC {
+            let (file, rank) = Self::coords(number);
+            format!("{}{}", char::from(b'a' + file as u8), rank + 1)
+        } else {
+            number.to_string()
+        }
+    }
+
+    /// The square named `text` (as [`Geometry::square_name`] writes it), if the board has one.
+    fn square_by_name(text: &str) -> Option<u32> {
+        if Self::ALGEBRAIC {
+            let mut chars = text.chars();
+            let file = chars.next().filter(char::is_ascii_lowercase)?;
+            let rank = chars.as_str();
+            if rank.is_empty() || !rank.bytes().all(|b| b.is_ascii_digit()) || rank.len() > 2 {
+                return None;
+            }
+            let rank: i32 = rank.parse().ok()?;
+            Self::at(i32::from(file as u8 - b'a'), rank - 1)
+        } else {
+            if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            text.parse().ok().filter(|n| (1..=Self::SQUARES).contains(n))
+        }
+    }
+
+    /// How the squares are named, for error messages: `numbers 1-50` or `a1 to h8`.
+    fn square_names() -> String {
+        if Self::ALGEBRAIC {
+            format!("a1 to {}{}", char::from(b'a' + Self::SIDE as u8 - 1), Self::SIDE)
+        } else {
+            format!("numbers 1-{}", Self::SQUARES)
+        }
     }
 }
 
@@ -161,6 +208,71 @@ impl Geometry for Dark10 {
     const SPARE: u64 = 1 << 63;
 }
 
+/// The full 8x8 board of Turkish draughts: all 64 squares, numbered 1 (a8) to 64 (h1) row by
+/// row from the top left as on the dark-square boards, named algebraically (`a1`-`h8`) in move
+/// text and FEN. Square `n` (`i = n - 1`) is bit `i + i / 8`: nine bits a row, the ninth a
+/// ghost (bits 8, 17, ..., 71), so a step left or right off the board lands on a ghost and a
+/// step up or down off it outside bits 0-71. Bit 127 holds the side to move. The diagonal
+/// steps of [`Geometry`] are the full board's diagonals; Turkish moves use the orthogonal ones
+/// ([`Full8::UP`], [`Full8::DOWN`], [`Full8::LEFT`], [`Full8::RIGHT`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Full8;
+
+impl Full8 {
+    /// Towards rank 8 (White's forward direction).
+    pub const UP: i32 = -9;
+    /// Towards rank 1 (Black's forward direction).
+    pub const DOWN: i32 = 9;
+    /// Towards the a file.
+    pub const LEFT: i32 = -1;
+    /// Towards the h file.
+    pub const RIGHT: i32 = 1;
+}
+
+/// Bits `i + i / 8` for the squares `first..last` of the full 8x8 board.
+const fn full8_squares(first: u32, last: u32) -> u128 {
+    let mut bits = 0u128;
+    let mut i = first;
+    while i < last {
+        bits |= 1 << (i + i / 8);
+        i += 1;
+    }
+    bits
+}
+
+impl Geometry for Full8 {
+    type Bits = u128;
+    const SIDE: u32 = 8;
+    const SQUARES: u32 = 64;
+    const ROW_SQUARES: u32 = 8;
+    const ALGEBRAIC: bool = true;
+    const UP_RIGHT: i32 = -8;
+    const UP_LEFT: i32 = -10;
+    const DOWN_RIGHT: i32 = 10;
+    const DOWN_LEFT: i32 = 8;
+    const BOARD: u128 = full8_squares(0, 64);
+    const TOP_ROW: u128 = full8_squares(0, 8);
+    const BOTTOM_ROW: u128 = full8_squares(56, 64);
+    const SPARE: u128 = 1 << 127;
+
+    fn index_of(number: u32) -> Option<u32> {
+        (1..=64).contains(&number).then(|| (number - 1) + (number - 1) / 8)
+    }
+
+    fn number_of(index: u32) -> u32 {
+        index - index / 9 + 1
+    }
+
+    fn coords(number: u32) -> (u32, u32) {
+        let i = number - 1;
+        (i % 8, 7 - i / 8)
+    }
+
+    fn at(file: i32, rank: i32) -> Option<u32> {
+        ((0..8).contains(&file) && (0..8).contains(&rank)).then(|| ((7 - rank) * 8 + file + 1) as u32)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -232,5 +344,54 @@ mod tests {
         steps_reach_exactly_the_diagonal_neighbours::<Dark12>();
         assert_eq!(Dark12::BOARD.count_ones(), 72);
         const { assert!(Dark12::BOARD >> 77 == 0, "77 bits used") };
+    }
+
+    /// Every orthogonal and diagonal step from every square of the full board lands on its
+    /// neighbour or off the board, checked against file and rank arithmetic; names round-trip.
+    #[test]
+    fn full8_steps_and_names() {
+        let on = |i: i32| (0..128).contains(&i) && Full8::BOARD & (1u128 << i) != 0;
+        assert_eq!(Full8::BOARD.count_ones(), 64);
+        assert_eq!(Full8::BOARD & Full8::SPARE, 0);
+        assert_eq!((Full8::TOP_ROW.count_ones(), Full8::BOTTOM_ROW.count_ones()), (8, 8));
+        let steps = [
+            (Full8::UP, (0, 1)),
+            (Full8::DOWN, (0, -1)),
+            (Full8::LEFT, (-1, 0)),
+            (Full8::RIGHT, (1, 0)),
+            (Full8::UP_RIGHT, (1, 1)),
+            (Full8::UP_LEFT, (-1, 1)),
+            (Full8::DOWN_RIGHT, (1, -1)),
+            (Full8::DOWN_LEFT, (-1, -1)),
+        ];
+        for number in 1..=64 {
+            let index = Full8::index_of(number).unwrap();
+            assert!(on(index as i32));
+            assert_eq!(Full8::number_of(index), number);
+            let (file, rank) = Full8::coords(number);
+            assert_eq!(Full8::at(file as i32, rank as i32), Some(number));
+            assert_eq!(Full8::TOP_ROW & (1 << index) != 0, rank == 7);
+            assert_eq!(Full8::BOTTOM_ROW & (1 << index) != 0, rank == 0);
+            assert_eq!(Full8::square_by_name(&Full8::square_name(number)), Some(number));
+            for (step, (df, dr)) in steps {
+                let target = index as i32 + step;
+                let (f, r) = (file as i32 + df, rank as i32 + dr);
+                let on_board = (0..8).contains(&f) && (0..8).contains(&r);
+                assert_eq!(on(target), on_board, "square {number} step {step}");
+                if on_board {
+                    assert_eq!(Full8::coords(Full8::number_of(target as u32)), (f as u32, r as u32));
+                }
+            }
+        }
+        assert_eq!(Full8::square_name(1), "a8");
+        assert_eq!(Full8::square_name(64), "h1");
+        assert_eq!(Full8::square_by_name("a1"), Some(57));
+        for bad in ["", "a", "a0", "a9", "i1", "A1", "a10", "11", "a1x"] {
+            assert_eq!(Full8::square_by_name(bad), None, "{bad}");
+        }
+        assert_eq!(Full8::square_names(), "a1 to h8");
+        assert_eq!(Dark10::square_names(), "numbers 1-50");
+        assert_eq!(Dark10::square_by_name("50"), Some(50));
+        assert_eq!(Dark10::square_by_name("51"), None);
     }
 }

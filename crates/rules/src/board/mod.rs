@@ -4,6 +4,8 @@
 //! them), and games played by them ([`BoardGame`], each variant's referee deciding the end);
 //! and the national 8x8 games (Italian, Spanish, Portuguese, Czech, Pool, Thai) on one
 //! generator parameterised by each variant's constants ([`NationalMoves`], [`NationalReferee`]).
+//! Turkish draughts ([`Turkish`]) is played on the full 8x8 board, with its own move rules
+//! and referee.
 //!
 //! # Design
 //!
@@ -15,7 +17,9 @@
 //!   rows, so a diagonal step is the same shift on every square and a step off an edge lands
 //!   on a ghost or outside the board, never on an empty square. 10x10 ([`Dark10`]) is a
 //!   `u64` with 54 bits used, 12x12 ([`Dark12`]) a `u128` with 77, and 8x8 ([`Dark8`], for
-//!   the International-family variants played on it) a `u64` with 35.
+//!   the International-family variants played on it) a `u64` with 35. Turkish draughts' board
+//!   of all 64 squares ([`Full8`]) has a ghost bit after every row, so its orthogonal steps
+//!   are shifts too: a `u128` with 72 bits used.
 //! - **[`RuleSet`]** is a type per variant: its geometry, its move rules ([`MoveRules`]) and
 //!   its referee ([`Referee`]) as associated types, its name and its start: [`International`]
 //!   on 10x10, [`Brazilian`] on 8x8 and [`Canadian`] on 12x12, all three with
@@ -38,7 +42,9 @@
 //!   Moving them onto this core is a later step, taken only when a benchmark shows no loss.
 //!
 //! Public squares are the standard numbers (1-50 on 10x10, square 1 at the top left, Black's
-//! side); layout indices stay inside the crate.
+//! side; 1-64 on the full board, a8 first); layout indices stay inside the crate. Move text
+//! and FEN write the numbers, or the names `a1`-`h8` on a board whose players use them
+//! ([`Geometry::ALGEBRAIC`], Turkish).
 //!
 //! ```
 //! use checkers_rules::board::{board_perft, Board, International};
@@ -64,6 +70,7 @@ mod notation;
 mod perft;
 mod position;
 mod rules;
+mod turkish;
 mod variants;
 
 pub use antidraughts::{Antidraughts, AntidraughtsReferee, Breakthrough, BreakthroughReferee};
@@ -76,7 +83,7 @@ pub use frisian::{
 };
 pub use frisian_moves::FrisianMoves;
 pub use game::{BoardDrawReason, BoardGame, BoardGameError, BoardOutcome, BoardWinReason};
-pub use geometry::{Dark10, Dark12, Dark8, Geometry};
+pub use geometry::{Dark10, Dark12, Dark8, Full8, Geometry};
 pub use movegen::MajorityCapture;
 pub use moves::{BoardIllegalMove, BoardMove, BoardMoves};
 pub use national::{
@@ -87,4 +94,5 @@ pub use notation::{BoardIllegalReason, BoardMoveTextError};
 pub use perft::{board_perft, board_perft_divide, BoardPerft};
 pub use position::{Board, BoardSetup, Brazilian, Canadian, International, RuleSet};
 pub use rules::{MoveRules, Referee};
+pub use turkish::{Turkish, TurkishMoves, TurkishReferee};
 pub use variants::{BoardVariant, UnknownBoardVariant};

@@ -4,6 +4,10 @@
 //! so every move has one long form. Input may be the long form, the short form `from x to`
 //! when it names one move, or any route in between; one separator (`-`, `x`, `:` or spaces)
 //! between each two squares.
+//!
+//! On a board whose squares are named ([`Geometry::ALGEBRAIC`], Turkish draughts) the same
+//! forms use the names: `a3-a4`, `a6xa4`, `d1xd5xh5`; the Hub form lists the captured squares
+//! in square-number order (rank 8 first).
 
 use thiserror::Error;
 
@@ -24,6 +28,9 @@ pub enum BoardMoveTextError {
     Illegal { text: String, reason: BoardIllegalReason },
     #[error("{} is ambiguous: it could be {}", excerpt(.text), candidates.join(" or "))]
     Ambiguous { text: String, candidates: Vec<String> },
+    /// Not a square of a board whose squares have names (Turkish draughts: `a1`-`h8`).
+    #[error("`{}` is not a square (squares are {names})", excerpt(.text))]
+    BadSquareName { text: String, names: String },
 }
 
 /// Why no legal move goes from one square to another, and what can be played instead (moves
@@ -70,13 +77,13 @@ impl<V: RuleSet> BoardMove<V> {
     /// Long form: `32-28`, `28x19x10`.
     pub fn to_pdn(&self, board: &Board<V>) -> String {
         let sep = if self.is_capture() { "x" } else { "-" };
-        self.route(board).iter().map(u32::to_string).collect::<Vec<_>>().join(sep)
+        self.route(board).into_iter().map(name::<V>).collect::<Vec<_>>().join(sep)
     }
 
     /// Short form: `from-to` or `fromxto`.
     pub fn to_short(&self) -> String {
         let sep = if self.is_capture() { "x" } else { "-" };
-        format!("{}{sep}{}", self.from(), self.to())
+        format!("{}{sep}{}", name::<V>(self.from()), name::<V>(self.to()))
     }
 
     /// Hub protocol form: `from-to`, or `fromxtoxc1xc2...` with the captured squares
@@ -85,14 +92,23 @@ impl<V: RuleSet> BoardMove<V> {
         let mut out = self.to_short();
         for square in self.captured() {
             out.push('x');
-            out.push_str(&square.to_string());
+            out.push_str(&name::<V>(square));
         }
         out
     }
 }
 
+/// A square's name in move text.
+fn name<V: RuleSet>(square: u32) -> String {
+    <V::Geometry as Geometry>::square_name(square)
+}
+
 /// Where a king goes on capturing in the same direction, names the square just beyond the
 /// piece it captured as the stop between the two captures.
+///
+/// Each leg of a route takes one piece: the captured square on the leg that no earlier leg
+/// took. (Where pieces come off the board at once, as in Turkish draughts, a leg may cross
+/// squares emptied by earlier legs; on other boards each leg crosses one captured square.)
 fn canonical_route<V: RuleSet>(mut route: Vec<u32>, mv: &BoardMove<V>) -> Vec<u32> {
     type G<V> = <V as RuleSet>::Geometry;
     let captured = mv.captured();
@@ -100,31 +116,37 @@ fn canonical_route<V: RuleSet>(mut route: Vec<u32>, mv: &BoardMove<V>) -> Vec<u3
         let (f, r) = G::<V>::coords(n);
         (f as i32, r as i32)
     };
-    // One step along the line from `a` to `b`: a diagonal neighbour, or (Frisian captures
-    // along files and ranks) the next dark square two files or two ranks away.
+    // One step along the line from `a` to `b`: a diagonal neighbour, or along a file or rank
+    // the next square there is: two files or ranks away on a board of dark squares (Frisian),
+    // the next one on a board of all squares (Turkish).
+    let orthogonal = if G::<V>::SQUARES == G::<V>::SIDE * G::<V>::SIDE { 1 } else { 2 };
     let dir = |a: u32, b: u32| {
         let ((fa, ra), (fb, rb)) = (coords(a), coords(b));
         let (df, dr) = ((fb - fa).signum(), (rb - ra).signum());
         if df == 0 || dr == 0 {
-            (2 * df, 2 * dr)
+            (orthogonal * df, orthogonal * dr)
         } else {
             (df, dr)
         }
     };
+    let mut taken: Vec<u32> = Vec::new();
     for i in 1..route.len().saturating_sub(1) {
-        let (d_in, d_out) = (dir(route[i - 1], route[i]), dir(route[i], route[i + 1]));
-        if d_in != d_out {
-            continue;
-        }
-        // Walk from the previous stop to the captured piece; the stop goes just beyond it.
+        let d_in = dir(route[i - 1], route[i]);
+        // Walk from the previous stop to this leg's captured piece.
         let (mut f, mut r) = coords(route[i - 1]);
+        let mut piece = None;
         while let Some(square) = G::<V>::at(f + d_in.0, r + d_in.1) {
             (f, r) = (f + d_in.0, r + d_in.1);
-            if captured.contains(&square) {
-                if let Some(next) = G::<V>::at(f + d_in.0, r + d_in.1) {
-                    route[i] = next;
-                }
+            if captured.contains(&square) && !taken.contains(&square) {
+                piece = Some((f, r));
+                taken.push(square);
                 break;
+            }
+        }
+        // Going on the same way, the stop goes just beyond it.
+        if let Some((f, r)) = piece.filter(|_| d_in == dir(route[i], route[i + 1])) {
+            if let Some(next) = G::<V>::at(f + d_in.0, r + d_in.1) {
+                route[i] = next;
             }
         }
     }
@@ -160,10 +182,13 @@ fn tokens<G: Geometry>(text: &str) -> Result<Vec<u32>, BoardMoveTextError> {
     parts
         .iter()
         .map(|p| {
-            let number = p.bytes().all(|b| b.is_ascii_digit()).then(|| p.parse::<u32>().ok()).flatten();
-            number
-                .filter(|n| (1..=G::SQUARES).contains(n))
-                .ok_or_else(|| BoardMoveTextError::BadSquare { text: p.to_string(), squares: G::SQUARES })
+            G::square_by_name(p).ok_or_else(|| {
+                if G::ALGEBRAIC {
+                    BoardMoveTextError::BadSquareName { text: p.to_string(), names: G::square_names() }
+                } else {
+                    BoardMoveTextError::BadSquare { text: p.to_string(), squares: G::SQUARES }
+                }
+            })
         })
         .collect()
 }

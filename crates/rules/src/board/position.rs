@@ -34,6 +34,8 @@ pub trait RuleSet: Copy + Eq + Hash + fmt::Debug + Default + Send + Sync + 'stat
     const START_ROWS: u32;
     /// The side that moves first from the start position.
     const FIRST: Color = Color::White;
+    /// Rows left empty behind each side's men at the start (Turkish leaves its back row empty).
+    const EMPTY_BACK_ROWS: u32 = 0;
 }
 
 /// International draughts (FMJD) on the 10x10 board: White on 31-50 moves first, Black on
@@ -120,22 +122,24 @@ pub struct BoardSetup {
 
 impl<V: RuleSet> Board<V> {
     /// The most pieces one side can have: the men of the start position.
-    pub const MAX_PIECES: u32 = V::START_ROWS * <V::Geometry as Geometry>::SIDE / 2;
+    pub const MAX_PIECES: u32 = V::START_ROWS * <V::Geometry as Geometry>::ROW_SQUARES;
 
     #[inline(always)]
     pub(crate) fn from_words(white: BitsOf<V>, black: BitsOf<V>, kings: BitsOf<V>) -> Board<V> {
         Board { white, black, kings, rules: PhantomData }
     }
 
-    /// The start position: Black's men on the first `START_ROWS` rows (the top of the board,
-    /// from square 1 where the numbers run from Black's side), White's on the last, and
-    /// `V::FIRST` to move. Rows are taken by layout, so a board numbered from White's side
-    /// gets the same picture.
+    /// The start position: Black's men on the first squares (the top of the board, from
+    /// square 1 where the numbers run from Black's side), White's on the last, after
+    /// `EMPTY_BACK_ROWS` empty rows on each side, and `V::FIRST` to move. Rows are taken by
+    /// layout, so a board numbered from White's side gets the same picture.
     pub fn start() -> Board<V> {
         let men = Self::MAX_PIECES as usize;
+        let skip = (V::EMPTY_BACK_ROWS * <V::Geometry as Geometry>::ROW_SQUARES) as usize;
         let squares: Vec<BitsOf<V>> = EachBit(<V::Geometry as Geometry>::BOARD).collect();
         let fold = |bits: &[BitsOf<V>]| bits.iter().fold(BitsOf::<V>::ZERO, |acc, &b| acc | b);
-        let (black, white) = (fold(&squares[..men]), fold(&squares[squares.len() - men..]));
+        let last = squares.len() - skip;
+        let (black, white) = (fold(&squares[skip..skip + men]), fold(&squares[last - men..last]));
         Board::from_words(white, black, BitsOf::<V>::ZERO).with_turn(V::FIRST)
     }
 

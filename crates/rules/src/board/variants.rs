@@ -27,6 +27,7 @@ pub enum BoardVariant {
     Czech,
     Pool,
     Thai,
+    Turkish,
 }
 
 /// A name that is no variant of boards of any size.
@@ -36,7 +37,7 @@ pub struct UnknownBoardVariant(pub String);
 
 impl BoardVariant {
     /// Every variant, in the order the documentation lists them.
-    pub const ALL: [BoardVariant; 13] = [
+    pub const ALL: [BoardVariant; 14] = [
         BoardVariant::International,
         BoardVariant::Brazilian,
         BoardVariant::Canadian,
@@ -50,6 +51,7 @@ impl BoardVariant {
         BoardVariant::Czech,
         BoardVariant::Pool,
         BoardVariant::Thai,
+        BoardVariant::Turkish,
     ];
 
     /// The name on the command line and in the protocols (the rule set's `NAME`).
@@ -60,6 +62,16 @@ impl BoardVariant {
     /// Squares on a side of the board.
     pub fn board_side(self) -> u32 {
         crate::with_board_variant!(self, V => <<V as super::RuleSet>::Geometry as super::Geometry>::SIDE)
+    }
+
+    /// The number of squares pieces stand on.
+    pub fn squares(self) -> u32 {
+        crate::with_board_variant!(self, V => <<V as super::RuleSet>::Geometry as super::Geometry>::SQUARES)
+    }
+
+    /// Whether the variant's squares are named `a1`-`h8` rather than numbered (Turkish).
+    pub fn algebraic(self) -> bool {
+        crate::with_board_variant!(self, V => <<V as super::RuleSet>::Geometry as super::Geometry>::ALGEBRAIC)
     }
 
     fn names() -> String {
@@ -138,6 +150,10 @@ macro_rules! with_board_variant {
                 type $v = $crate::board::Thai;
                 $body
             }
+            $crate::board::BoardVariant::Turkish => {
+                type $v = $crate::board::Turkish;
+                $body
+            }
         }
     };
 }
@@ -154,12 +170,14 @@ mod tests {
         }
         assert_eq!(BoardVariant::International.board_side(), 10);
         assert_eq!(BoardVariant::Canadian.board_side(), 12);
+        assert_eq!((BoardVariant::Canadian.squares(), BoardVariant::Turkish.squares()), (72, 64));
+        assert!(BoardVariant::Turkish.algebraic() && !BoardVariant::Italian.algebraic());
         let fen = crate::with_board_variant!(BoardVariant::Brazilian, V => Board::<V>::start().to_fen());
         assert_eq!(fen, "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12");
         let err = "checkers".parse::<BoardVariant>().unwrap_err();
         assert_eq!(
             err.to_string(),
-            "`checkers` is not a variant of these boards (known: international, brazilian, canadian, frisian, frysk, antidraughts, breakthrough, italian, spanish, portuguese, czech, pool, thai)"
+            "`checkers` is not a variant of these boards (known: international, brazilian, canadian, frisian, frysk, antidraughts, breakthrough, italian, spanish, portuguese, czech, pool, thai, turkish)"
         );
     }
 }

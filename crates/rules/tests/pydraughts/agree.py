@@ -13,6 +13,10 @@ Input, one item a line:
 A MOVE is `from,to` followed by `,captured` for each captured square, ascending.
 
 Prints one line per disagreement and, at the end, `checked G games, P positions`.
+
+One known pydraughts bug is set aside, and counted: in Turkish draughts it lets a king's
+quiet move pass over pieces standing between its start and end (its orthogonal king moves
+are not stopped by what they meet). Every rule text has kings move over empty squares only.
 """
 
 import sys
@@ -25,19 +29,55 @@ def key(move):
     return ",".join(str(n) for n in [steps[0], steps[-1]] + sorted(move.captures or []))
 
 
+def turkish_occupied(board):
+    """The occupied squares of a Turkish board as (file, rank), from its FEN (`W:Wa2,Kd8:B...`)."""
+    squares = set()
+    for side in board.fen.split(":")[1:]:
+        for item in filter(None, side[1:].split(",")):
+            name = item.lstrip("K")
+            squares.add((ord(name[0]) - ord("a"), int(name[1:]) - 1))
+    return squares
+
+
+def passes_over_pieces(occupied, move):
+    """Whether a quiet Turkish move (pydraughts numbers: a1 = 1, rank by rank) crosses a piece."""
+    if move.captures and any(c is not None for c in move.captures):
+        return False
+    (f0, r0), (f1, r1) = [((n - 1) % 8, (n - 1) // 8) for n in (move.steps_move[0], move.steps_move[-1])]
+    df, dr = (f1 > f0) - (f1 < f0), (r1 > r0) - (r1 < r0)
+    f, r = f0 + df, r0 + dr
+    while (f, r) != (f1, r1):
+        if (f, r) in occupied:
+            return True
+        f, r = f + df, r + dr
+    return False
+
+
+def legal_moves(board, variant):
+    """pydraughts' legal moves, less the known bug above; and how many were set aside."""
+    moves = board.legal_moves()
+    if variant != "turkish":
+        return moves, 0
+    occupied = turkish_occupied(board)
+    kept = [m for m in moves if not passes_over_pieces(occupied, m)]
+    return kept, len(moves) - len(kept)
+
+
 def main():
     board = None
     moves = []
     skipping = False
     explicit = False
     name = ""
-    games = positions = failures = 0
+    games = positions = failures = set_aside = 0
+    variant = ""
     for number, line in enumerate(sys.stdin, 1):
         fields = line.split()
         if not fields:
             continue
         if fields[0] == "game":
-            board = Board(variant=fields[1], fen=fields[2])
+            variant = fields[1]
+            board = Board(variant=variant, fen=fields[2])
             name = f"{fields[1]} game from {fields[2]}"
             games += 1
             skipping = False
@@ -47,7 +87,8 @@ def main():
         elif fields[0] == "expect":
             positions += 1
             ours = set(fields[1:])
-            moves = board.legal_moves()
+            moves, bugs = legal_moves(board, variant)
+            set_aside += bugs
             theirs = {key(m) for m in moves}
             if ours != theirs:
                 failures += 1
@@ -79,7 +120,8 @@ def main():
                 skipping = True
                 continue
             board.push(played[0])
-    print(f"checked {games} games, {positions} positions, {failures} disagreements")
+    print(f"checked {games} games, {positions} positions, {failures} disagreements "
+          f"({set_aside} Turkish king moves over pieces set aside)")
     return 1 if failures else 0
 
 
