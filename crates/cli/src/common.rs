@@ -38,7 +38,7 @@ impl VariantArg {
             VariantArg::English => Ok(Variant::English),
             VariantArg::Russian => Ok(Variant::Russian),
             _ => {
-                let name = self.to_possible_value().map(|v| v.get_name().to_string()).unwrap_or_default();
+                let name = self.name();
                 anyhow::bail!(
                     "--variant {name}: the rules of {name} are in (`checkers moves` and `checkers perft` know \
                      them), but the engine, the games and the protocols do not play it yet"
@@ -49,23 +49,13 @@ impl VariantArg {
 
     /// The variant as the rules library's boards of any size know it, if it is one of them.
     pub fn board(self) -> Option<BoardVariant> {
-        match self {
-            VariantArg::English | VariantArg::Russian => None,
-            VariantArg::International => Some(BoardVariant::International),
-            VariantArg::Brazilian => Some(BoardVariant::Brazilian),
-            VariantArg::Canadian => Some(BoardVariant::Canadian),
-            VariantArg::Frisian => Some(BoardVariant::Frisian),
-            VariantArg::Frysk => Some(BoardVariant::Frysk),
-            VariantArg::Antidraughts => Some(BoardVariant::Antidraughts),
-            VariantArg::Breakthrough => Some(BoardVariant::Breakthrough),
-            VariantArg::Italian => Some(BoardVariant::Italian),
-            VariantArg::Spanish => Some(BoardVariant::Spanish),
-            VariantArg::Portuguese => Some(BoardVariant::Portuguese),
-            VariantArg::Czech => Some(BoardVariant::Czech),
-            VariantArg::Pool => Some(BoardVariant::Pool),
-            VariantArg::Thai => Some(BoardVariant::Thai),
-            VariantArg::Turkish => Some(BoardVariant::Turkish),
-        }
+        // The two enums spell each variant alike: the name is the one mapping between them.
+        self.name().parse().ok()
+    }
+
+    /// The name on the command line.
+    fn name(self) -> String {
+        self.to_possible_value().map(|v| v.get_name().to_string()).unwrap_or_default()
     }
 }
 
@@ -188,6 +178,16 @@ fn cache_dir_from(variable: impl Fn(&str) -> Option<std::ffi::OsString>) -> Opti
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_variant_but_the_engines_is_a_board_variant() {
+        for arg in VariantArg::value_variants() {
+            let engine = matches!(arg, VariantArg::English | VariantArg::Russian);
+            assert_eq!(arg.board().is_none(), engine, "{arg:?}");
+            assert_eq!(arg.engine().is_ok(), engine, "{arg:?}");
+        }
+        assert_eq!(BoardVariant::ALL.len() + 2, VariantArg::value_variants().len());
+    }
 
     #[test]
     fn the_cache_folder_follows_the_environment() {
