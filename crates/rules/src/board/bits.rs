@@ -38,6 +38,8 @@ pub trait Bits:
     fn lowest(self) -> Self;
     /// Whether two or more bits are set.
     fn has_two_or_more(self) -> bool;
+    /// The word's low and high 64 bits (the high half is 0 in a `u64`): what a hash mixes.
+    fn halves(self) -> (u64, u64);
     #[inline(always)]
     fn is_zero(self) -> bool {
         self == Self::ZERO
@@ -68,6 +70,11 @@ macro_rules! impl_bits {
             fn has_two_or_more(self) -> bool {
                 self & self.wrapping_sub(1) != 0
             }
+            #[inline(always)]
+            #[allow(clippy::unnecessary_cast)]
+            fn halves(self) -> (u64, u64) {
+                (self as u64, (self as u128 >> 64) as u64)
+            }
         }
     };
 }
@@ -85,8 +92,8 @@ pub(crate) fn shift<B: Bits>(bits: B, d: i32) -> B {
     }
 }
 
-/// Iterates the set bits of a word, lowest first, each alone.
-pub(crate) struct EachBit<B>(pub(crate) B);
+/// Iterates the set bits of a word, lowest first, each alone (`EachBit(word)`).
+pub struct EachBit<B>(pub B);
 
 impl<B: Bits> Iterator for EachBit<B> {
     type Item = B;

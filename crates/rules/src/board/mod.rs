@@ -74,7 +74,7 @@ mod turkish;
 mod variants;
 
 pub use antidraughts::{Antidraughts, AntidraughtsReferee, Breakthrough, BreakthroughReferee};
-pub use bits::Bits;
+pub use bits::{Bits, EachBit};
 pub use error::{BoardFenError, BoardFenLoadError, BoardPositionError};
 pub use fen::parse_board_fen;
 pub use fmjd::FmjdReferee;

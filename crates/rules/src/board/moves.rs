@@ -59,6 +59,17 @@ impl<V: RuleSet> BoardMove<V> {
     pub fn crowns(&self) -> bool {
         self.crowns
     }
+    /// The start square's layout index (its bit in the board's word, below 128): a dense
+    /// index for tables kept by square, such as a search's move history.
+    #[inline(always)]
+    pub fn start_index(&self) -> u32 {
+        u32::from(self.from)
+    }
+    /// The end square's layout index (see [`BoardMove::start_index`]).
+    #[inline(always)]
+    pub fn end_index(&self) -> u32 {
+        u32::from(self.to)
+    }
     #[inline(always)]
     pub(crate) fn start_bit(&self) -> BitsOf<V> {
         BitsOf::<V>::bit(u32::from(self.from))
@@ -133,6 +144,14 @@ impl<V: RuleSet> BoardMoves<V> {
     }
     pub fn as_slice(&self) -> &[BoardMove<V>] {
         &self.moves
+    }
+    /// The moves, to reorder in place.
+    pub fn as_mut_slice(&mut self) -> &mut [BoardMove<V>] {
+        &mut self.moves
+    }
+    /// Keeps only the moves `keep` accepts, in their order.
+    pub fn retain(&mut self, keep: impl FnMut(&BoardMove<V>) -> bool) {
+        self.moves.retain(keep);
     }
     pub fn iter(&self) -> std::slice::Iter<'_, BoardMove<V>> {
         self.moves.iter()

@@ -254,6 +254,33 @@ impl<V: RuleSet> Board<V> {
         word & <V::Geometry as Geometry>::BOARD
     }
 
+    /// `color`'s men as a layout word (bit `i` is the square with layout index `i`;
+    /// [`Geometry::number_of`] names it): for evaluations that work on whole words.
+    #[inline(always)]
+    pub fn men_bits(&self, color: Color) -> BitsOf<V> {
+        self.side_bits(color) & !self.kings
+    }
+
+    /// `color`'s kings as a layout word (see [`Board::men_bits`]).
+    #[inline(always)]
+    pub fn kings_bits(&self, color: Color) -> BitsOf<V> {
+        self.side_bits(color) & self.kings
+    }
+
+    /// A 64-bit key of the position for hash tables: the three words mixed, so the side to
+    /// move and (Frisian) the runs of king moves count, as they do for equality. Positions
+    /// that differ get different keys but for chance collisions (about one in 2^64 a pair).
+    #[inline(always)]
+    pub fn hash_key(&self) -> u64 {
+        let word = |bits: BitsOf<V>, salt: u64| {
+            let (low, high) = bits.halves();
+            mix64(low ^ salt) ^ mix64(high ^ salt.rotate_left(32)).rotate_left(17)
+        };
+        word(self.white, 0x9e37_79b9_7f4a_7c15)
+            ^ word(self.black, 0xc2b2_ae3d_27d4_eb4f).rotate_left(21)
+            ^ word(self.kings, 0x1656_67b1_9e37_79f9).rotate_left(42)
+    }
+
     /// The same pieces with the other side to move (for analysis; not a legal move).
     pub fn with_turn(self, turn: Color) -> Board<V> {
         let kings = self.kings & !<V::Geometry as Geometry>::SPARE;
@@ -285,6 +312,14 @@ impl<V: RuleSet> Board<V> {
         out.push_str(&format!("{} to move\n", self.turn().name()));
         out
     }
+}
+
+/// A 64-bit finaliser (splitmix64's): every input bit reaches every output bit.
+#[inline(always)]
+fn mix64(mut x: u64) -> u64 {
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
 }
 
 impl<V: RuleSet> fmt::Debug for Board<V> {

@@ -24,6 +24,15 @@ pub trait MoveRules<V: RuleSet>: 'static {
     /// entry per route: the same move may appear with several routes.
     fn capture_routes(board: &Board<V>) -> Vec<(BoardMove<V>, Vec<u32>)>;
 
+    /// Fills `list` (already empty) with the legal moves if they are captures, and leaves it
+    /// empty if they are not: what a search's capture resolution asks at every leaf.
+    fn generate_captures(board: &Board<V>, list: &mut BoardMoves<V>) {
+        Self::generate(board, list);
+        if !list.as_slice().first().is_some_and(BoardMove::is_capture) {
+            list.clear();
+        }
+    }
+
     /// Whether the legal moves are captures.
     fn has_capture(board: &Board<V>) -> bool {
         let mut list = BoardMoves::new();
@@ -76,6 +85,13 @@ impl<V: RuleSet> Board<V> {
     pub fn generate_moves(&self, list: &mut BoardMoves<V>) {
         list.clear();
         V::Moves::generate(self, list);
+    }
+
+    /// Fills `list` with the legal moves if they are captures, else leaves it empty
+    /// (clearing it first either way).
+    pub fn generate_captures(&self, list: &mut BoardMoves<V>) {
+        list.clear();
+        V::Moves::generate_captures(self, list);
     }
 
     /// Whether the side to move has a capture (so every legal move is a capture).
