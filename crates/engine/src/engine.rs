@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use checkers_rules::{Move, Position, Variant};
 
 use crate::endgame;
-use crate::eval::evaluate;
+use crate::game::{MoveBuffer, SearchPosition};
 use crate::limits::{Limits, StopHandle, MAX_HASH_MB, MAX_THREADS};
 use crate::score::Score;
 use crate::search::{Iteration, SearchConfig, Searcher, Shared, ThreadData};
@@ -28,9 +28,10 @@ impl Default for EngineOptions {
     }
 }
 
-/// Progress of a running search, reported after each finished iteration.
+/// Progress of a running search, reported after each finished iteration. `M` is the
+/// variant's move type (the 8x8 [`Move`] unless the search was of another board).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SearchInfo {
+pub struct SearchInfo<M = Move> {
     /// Which of the iteration's ranked root moves this line is for: 1 for the best (the only
     /// one unless [`Engine::search_lines`] asked for more).
     pub line: u32,
@@ -43,22 +44,22 @@ pub struct SearchInfo {
     pub nodes: u64,
     pub elapsed: Duration,
     /// The principal variation from the searched position.
-    pub pv: Vec<Move>,
+    pub pv: Vec<M>,
 }
 
-impl SearchInfo {
+impl<M> SearchInfo<M> {
     /// Nodes per second.
     pub fn nps(&self) -> u64 {
         nps(self.nodes, self.elapsed)
     }
 }
 
-/// The outcome of a search.
+/// The outcome of a search (`M` as for [`SearchInfo`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SearchResult {
+pub struct SearchResult<M = Move> {
     /// The move to play: always legal in the searched position; `None` only when there is no
-    /// legal move (the side to move has lost).
-    pub best_move: Option<Move>,
+    /// legal move (the game is over).
+    pub best_move: Option<M>,
     pub score: Score,
     /// Depth of the last finished iteration (0 when the move was played without searching).
     pub depth: u32,
@@ -66,10 +67,10 @@ pub struct SearchResult {
     pub nodes: u64,
     pub elapsed: Duration,
     /// The principal variation, starting with `best_move`.
-    pub pv: Vec<Move>,
+    pub pv: Vec<M>,
 }
 
-impl SearchResult {
+impl<M> SearchResult<M> {
     pub fn nps(&self) -> u64 {
         nps(self.nodes, self.elapsed)
     }
@@ -79,20 +80,39 @@ fn nps(nodes: u64, elapsed: Duration) -> u64 {
     (nodes as f64 / elapsed.as_secs_f64().max(1e-6)) as u64
 }
 
-/// A searching engine. Holds its transposition table between searches, so keep one per game
-/// (and call [`Engine::new_game`] between games).
-pub struct Engine {
+/// A searching engine for positions of type `P`: the 8x8 [`Position`] of English and
+/// Russian by default, or a [`Board`](checkers_rules::board::Board) of another variant. Holds
+/// its transposition table between searches, so keep one per game (and call
+/// [`Engine::new_game`] between games).
+pub struct Engine<P: SearchPosition = Position> {
     options: EngineOptions,
     tt: TranspositionTable,
-    threads: Vec<ThreadData>,
+    threads: Vec<ThreadData<P>>,
     /// The hash key of the latest search's position (none after `new_game`).
     last_root: Option<u64>,
 }
 
 impl Engine {
+    /// Keeps the solved endgame databases in `dir` between runs: read from there when a build
+    /// with the same rules saved them, else solved and saved there (failing to read or write
+    /// only costs the solving). Call before the first search; the first folder named counts.
+    /// Without it the engine touches no file.
+    pub fn keep_endgame_in(dir: std::path::PathBuf) {
+        endgame::keep_in(dir);
+    }
+
+    /// Solves the endgame database of `variant` now, unless done already in this process:
+    /// the first search that needs it would otherwise spend a few seconds on it. Programs
+    /// call this at start-up, before any clock runs.
+    pub fn prepare_endgame(variant: Variant) {
+        endgame::database(variant);
+    }
+}
+
+impl<P: SearchPosition> Engine<P> {
     /// Builds an engine, allocating its table (`hash_mb`, 1 to [`MAX_HASH_MB`]) and `threads`
     /// thread tables (1 to [`MAX_THREADS`]); values outside are taken as the nearest bound.
-    pub fn new(options: EngineOptions) -> Engine {
+    pub fn new(options: EngineOptions) -> Engine<P> {
         let options = EngineOptions {
             hash_mb: options.hash_mb.clamp(1, MAX_HASH_MB),
             threads: options.threads.clamp(1, MAX_THREADS),
@@ -120,7 +140,7 @@ impl Engine {
     /// Whether a search of `position`, reached through `history`, continues the game of this
     /// engine's latest search: that search's position is this one or one of the game's
     /// earlier positions.
-    pub fn continues_game(&self, position: &Position, history: &[Position]) -> bool {
+    pub fn continues_game(&self, position: &P, history: &[P]) -> bool {
         self.last_root.is_some_and(|key| {
             position.hash_key() == key || history.iter().rev().any(|p| p.hash_key() == key)
         })
@@ -129,7 +149,7 @@ impl Engine {
     /// How deep the engine's table already knows `position`: the depth of the search that
     /// stored it, or none if the table holds nothing for it (never searched, forgotten by
     /// [`Engine::new_game`], or replaced by other positions).
-    pub fn known_depth(&self, position: &Position) -> Option<u32> {
+    pub fn known_depth(&self, position: &P) -> Option<u32> {
         self.tt.probe(position.hash_key()).map(|entry| entry.depth.max(0) as u32)
     }
 
@@ -141,12 +161,12 @@ impl Engine {
     /// every finished iteration. With exactly one legal move, it is returned at once.
     pub fn search(
         &mut self,
-        position: &Position,
-        history: &[Position],
+        position: &P,
+        history: &[P],
         limits: &Limits,
         stop: &StopHandle,
-        on_info: &mut dyn FnMut(&SearchInfo),
-    ) -> SearchResult {
+        on_info: &mut dyn FnMut(&SearchInfo<P::Move>),
+    ) -> SearchResult<P::Move> {
         self.search_with(position, history, limits, stop, SearchConfig::default(), on_info)
     }
 
@@ -157,64 +177,51 @@ impl Engine {
     /// ranked above it.
     pub fn search_lines(
         &mut self,
-        position: &Position,
-        history: &[Position],
+        position: &P,
+        history: &[P],
         limits: &Limits,
         stop: &StopHandle,
         lines: usize,
-        on_info: &mut dyn FnMut(&SearchInfo),
-    ) -> SearchResult {
+        on_info: &mut dyn FnMut(&SearchInfo<P::Move>),
+    ) -> SearchResult<P::Move> {
         let config = SearchConfig { lines: lines.max(1), ..SearchConfig::default() };
         self.search_with(position, history, limits, stop, config, on_info)
     }
 
-    /// Keeps the solved endgame databases in `dir` between runs: read from there when a build
-    /// with the same rules saved them, else solved and saved there (failing to read or write
-    /// only costs the solving). Call before the first search; the first folder named counts.
-    /// Without it the engine touches no file.
-    pub fn keep_endgame_in(dir: std::path::PathBuf) {
-        endgame::keep_in(dir);
-    }
-
-    /// Solves the endgame database of `variant` now, unless done already in this process:
-    /// the first search that needs it would otherwise spend a few seconds on it. Programs
-    /// call this at start-up, before any clock runs.
-    pub fn prepare_endgame(variant: Variant) {
-        endgame::database(variant);
-    }
-
     /// The static evaluation of a position for the side to move (no search).
-    pub fn evaluate(position: &Position) -> Score {
-        Score::hundredths(evaluate(position))
+    pub fn evaluate(position: &P) -> Score {
+        Score::hundredths(position.evaluate(false))
     }
 
     pub(crate) fn search_with(
         &mut self,
-        position: &Position,
-        history: &[Position],
+        position: &P,
+        history: &[P],
         limits: &Limits,
         stop: &StopHandle,
         config: SearchConfig,
-        on_info: &mut dyn FnMut(&SearchInfo),
-    ) -> SearchResult {
+        on_info: &mut dyn FnMut(&SearchInfo<P::Move>),
+    ) -> SearchResult<P::Move> {
         if !config.no_endgame_database {
             // Solved before the clock starts, so a search's limits are its own.
-            endgame::database(position.variant());
+            position.endgame_database();
         }
         let started = Instant::now();
         self.last_root = Some(position.hash_key());
-        let legal = position.legal_moves();
+        let legal_list = position.legal_moves();
+        let legal = legal_list.as_slice();
         match legal.len() {
             0 => {
+                let score = if P::NO_MOVE_WINS { Score::win_in(0) } else { Score::loss_in(0) };
                 return SearchResult {
                     best_move: None,
-                    score: Score::loss_in(0),
+                    score,
                     depth: 0,
                     seldepth: 0,
                     nodes: 0,
                     elapsed: started.elapsed(),
                     pv: Vec::new(),
-                }
+                };
             }
             1 if !limits.infinite => {
                 let mv = legal[0];
@@ -238,7 +245,7 @@ impl Engine {
         let shared = Shared { tt: &self.tt, stop: stop.flag(), done: &done, nodes: &nodes, started };
         let (main_data, helpers) = self.threads.split_first_mut().expect("at least one thread");
 
-        let mut report = |it: &Iteration, total_nodes: u64| {
+        let mut report = |it: &Iteration<P::Move>, total_nodes: u64| {
             on_info(&SearchInfo {
                 line: it.line,
                 depth: it.depth,
@@ -279,7 +286,7 @@ impl Engine {
             // Stopped before the first iteration finished: a legal move, the table's choice
             // if it has one.
             _ => {
-                let mv = self.table_move(position, &legal).unwrap_or(legal[0]);
+                let mv = self.table_move(position, legal).unwrap_or(legal[0]);
                 SearchResult {
                     best_move: Some(mv),
                     score: -Engine::evaluate(&position.play_unchecked(&mv)),
@@ -297,11 +304,11 @@ impl Engine {
     /// to that depth has filled the table.
     pub(crate) fn root_scores(
         &mut self,
-        position: &Position,
-        history: &[Position],
+        position: &P,
+        history: &[P],
         depth: u32,
         config: SearchConfig,
-    ) -> Vec<(Move, Score)> {
+    ) -> Vec<(P::Move, Score)> {
         let stop = StopHandle::new();
         self.search_with(position, history, &Limits::depth(depth), &stop, config, &mut |_| {});
         let done = AtomicBool::new(false);
@@ -312,7 +319,7 @@ impl Engine {
         searcher.root_scores(position, depth.max(1) as i32).into_iter().map(|(m, s)| (m, Score(s))).collect()
     }
 
-    fn table_move(&self, position: &Position, legal: &checkers_rules::MoveList) -> Option<Move> {
+    fn table_move(&self, position: &P, legal: &[P::Move]) -> Option<P::Move> {
         let best = self.tt.probe(position.hash_key())?.best?;
         legal.iter().copied().find(|m| best.matches(m))
     }

@@ -13,10 +13,10 @@
 use std::fmt;
 use std::str::FromStr;
 
-use checkers_rules::{Color, Move, Position, Variant};
+use checkers_rules::{Color, Move};
 
-use crate::book::{book, BookMove};
 use crate::engine::{Engine, SearchInfo, SearchResult};
+use crate::game::SearchPosition;
 use crate::limits::{Limits, StopHandle};
 use crate::mix::splitmix64;
 use crate::score::Score;
@@ -112,12 +112,12 @@ impl Level {
         }
     }
 
-    /// Whether this level judges positions by the fitted tables rather than the variant's
+    /// Whether this level judges `position` by the fitted tables rather than the variant's
     /// network. In Russian only level 9 has the network: with it at both, level 9's ten times
     /// the nodes scored only 0.55 against level 8 (the network is worth about 100 Elo at
     /// equal nodes, more than the extra nodes are), while below it the tables' ladder stands.
-    fn tables_only(self, variant: Variant) -> bool {
-        variant == Variant::Russian && self.0 < 9
+    fn tables_only<P: SearchPosition>(self, position: &P) -> bool {
+        position.tables_below_top_level() && self.0 < 9
     }
 
     /// The search limits this level plays under (levels 1-6 also blur their evaluation).
@@ -130,26 +130,26 @@ impl Level {
     /// given `seed` on a one-thread engine and the same earlier searches: the engine's tables
     /// are cleared first unless this search continues the game of its latest one at a
     /// full-strength level (7-9).
-    pub fn choose_move(
+    pub fn choose_move<P: SearchPosition>(
         self,
-        engine: &mut Engine,
-        position: &Position,
-        history: &[Position],
+        engine: &mut Engine<P>,
+        position: &P,
+        history: &[P],
         seed: u64,
-    ) -> Option<Move> {
+    ) -> Option<P::Move> {
         self.choose_move_with_stop(engine, position, history, seed, &StopHandle::new())
     }
 
     /// As [`Level::choose_move`], stoppable from another thread (it then plays the best move
     /// found so far).
-    pub fn choose_move_with_stop(
+    pub fn choose_move_with_stop<P: SearchPosition>(
         self,
-        engine: &mut Engine,
-        position: &Position,
-        history: &[Position],
+        engine: &mut Engine<P>,
+        position: &P,
+        history: &[P],
         seed: u64,
         stop: &StopHandle,
-    ) -> Option<Move> {
+    ) -> Option<P::Move> {
         self.search(engine, position, history, seed, stop, &mut |_| {}).best_move
     }
 
@@ -165,14 +165,14 @@ impl Level {
     /// own, of the position after it, scores within twice that of the level's own move; so
     /// that the same replies do not meet the same game every time. Levels 1-6 vary already.
     /// Deterministic for a seed, as the plain choice, which matches and the level ladder use.
-    pub fn choose_move_varied(
+    pub fn choose_move_varied<P: SearchPosition>(
         self,
-        engine: &mut Engine,
-        position: &Position,
-        history: &[Position],
+        engine: &mut Engine<P>,
+        position: &P,
+        history: &[P],
         seed: u64,
         stop: &StopHandle,
-    ) -> Option<Move> {
+    ) -> Option<P::Move> {
         self.choose_move_scored(engine, position, history, seed, stop).map(|choice| choice.mv)
     }
 
@@ -181,19 +181,19 @@ impl Level {
     /// engine judged it (levels 7-9: from the book or the search, even one stopped early);
     /// `None` from levels 1-6, whose judgement is blurred on purpose. A program can answer a
     /// draw offer from it ([`DrawAnswer::from_score`]) without searching again.
-    pub fn choose_move_scored(
+    pub fn choose_move_scored<P: SearchPosition>(
         self,
-        engine: &mut Engine,
-        position: &Position,
-        history: &[Position],
+        engine: &mut Engine<P>,
+        position: &P,
+        history: &[P],
         seed: u64,
         stop: &StopHandle,
-    ) -> Option<Choice> {
+    ) -> Option<Choice<P::Move>> {
         let settings = self.settings();
         let with_score =
-            |mv: Move, score: Score| Choice { mv, score: (settings.noise == 0).then_some(score) };
-        if let Some(book_move) = self.book_entry(position, seed) {
-            return Some(with_score(book_move.mv, book_move.score));
+            |mv: P::Move, score: Score| Choice { mv, score: (settings.noise == 0).then_some(score) };
+        if let Some((mv, score)) = self.book_entry(position, seed) {
+            return Some(with_score(mv, score));
         }
         let margin = settings.variety_margin;
         let result = self.search(engine, position, history, seed, stop, &mut |_| {});
@@ -204,8 +204,7 @@ impl Level {
         if margin == 0 || history.len() >= VARIETY_PLIES || stop.is_stopped() || result.score.is_decisive() {
             return Some(best);
         }
-        let judged =
-            SearchConfig { tables_only: self.tables_only(position.variant()), ..SearchConfig::default() };
+        let judged = SearchConfig { tables_only: self.tables_only(position), ..SearchConfig::default() };
         let scored = engine.root_scores(position, history, VARIETY_DEPTH, judged);
         let Some(reference) = scored.iter().find(|(mv, _)| *mv == best.mv).map(|(_, score)| *score) else {
             return Some(best);
@@ -213,7 +212,7 @@ impl Level {
         if reference.is_decisive() {
             return Some(best);
         }
-        let near: Vec<Move> = scored
+        let near: Vec<P::Move> = scored
             .iter()
             .filter(|(_, score)| !score.is_decisive() && (score.value() - reference.value()).abs() <= margin)
             .map(|(mv, _)| *mv)
@@ -238,41 +237,41 @@ impl Level {
     /// The opening book's move for this level and seed, if the level plays from the book
     /// (7-9) and the book holds the position: any book move scored within the level's
     /// variety margin of the best, as the seed picks. [`Level::choose_move_varied`] plays it.
-    pub fn book_move(self, position: &Position, seed: u64) -> Option<Move> {
-        self.book_entry(position, seed).map(|entry| entry.mv)
+    pub fn book_move<P: SearchPosition>(self, position: &P, seed: u64) -> Option<P::Move> {
+        self.book_entry(position, seed).map(|(mv, _)| mv)
     }
 
     /// The book's entry for [`Level::book_move`]: the move with its score.
-    fn book_entry(self, position: &Position, seed: u64) -> Option<BookMove> {
+    fn book_entry<P: SearchPosition>(self, position: &P, seed: u64) -> Option<(P::Move, Score)> {
         let margin = self.settings().variety_margin;
         if margin == 0 {
             return None;
         }
         // Best first, every move scored exactly by a search about as deep as level 9's own.
-        let moves = book(position.variant()).playable(position)?;
-        let best = moves[0].score.value();
-        let near = moves.iter().take_while(|m| best - m.score.value() <= margin).count();
+        let moves = position.book_moves()?;
+        let best = moves.first()?.1.value();
+        let near = moves.iter().take_while(|(_, score)| best - score.value() <= margin).count();
         Some(moves[seeded_index(seed, position, near)])
     }
 
     /// Whether this level answers `position` from its opening book: then
     /// [`Level::choose_move_varied`] plays a book move there, whatever the seed, so a program
     /// that shows a game can say so after the fact.
-    pub fn opens_from_book(self, position: &Position) -> bool {
+    pub fn opens_from_book<P: SearchPosition>(self, position: &P) -> bool {
         self.book_move(position, 0).is_some()
     }
 
     /// The level's search with its progress reported: the result's `best_move` is the move
     /// the level plays (sometimes not the first of the reported line, at levels 1-6).
-    pub fn search(
+    pub fn search<P: SearchPosition>(
         self,
-        engine: &mut Engine,
-        position: &Position,
-        history: &[Position],
+        engine: &mut Engine<P>,
+        position: &P,
+        history: &[P],
         seed: u64,
         stop: &StopHandle,
-        on_info: &mut dyn FnMut(&SearchInfo),
-    ) -> SearchResult {
+        on_info: &mut dyn FnMut(&SearchInfo<P::Move>),
+    ) -> SearchResult<P::Move> {
         let s = self.settings();
         // The full engine keeps what it learned on the game's earlier moves (the table holds
         // positions, true in any game); a blurred level starts afresh, as its noise changes
@@ -285,7 +284,7 @@ impl Level {
             eval_noise: s.noise,
             noise_seed: seed,
             no_endgame_database: s.depth.is_some(),
-            tables_only: self.tables_only(position.variant()),
+            tables_only: self.tables_only(position),
             ..SearchConfig::default()
         };
         let mut result = engine.search_with(position, history, &self.limits(), stop, config, on_info);
@@ -310,11 +309,11 @@ impl Level {
     }
 
     /// Whether the computer, playing `engine_side` at this level, accepts a draw offer.
-    pub fn accepts_draw(
+    pub fn accepts_draw<P: SearchPosition>(
         self,
-        engine: &mut Engine,
-        position: &Position,
-        history: &[Position],
+        engine: &mut Engine<P>,
+        position: &P,
+        history: &[P],
         engine_side: Color,
     ) -> bool {
         self.answer_draw(engine, position, history, engine_side) == DrawAnswer::Accept
@@ -323,11 +322,11 @@ impl Level {
     /// The computer's answer to a draw offer, with its reason: it accepts when it judges
     /// itself worse, or the game level once the opening is over (a level opening is not yet
     /// a draw: players who offer one at move three expect a game).
-    pub fn answer_draw(
+    pub fn answer_draw<P: SearchPosition>(
         self,
-        engine: &mut Engine,
-        position: &Position,
-        history: &[Position],
+        engine: &mut Engine<P>,
+        position: &P,
+        history: &[P],
         engine_side: Color,
     ) -> DrawAnswer {
         let score = judge(engine, position, history, engine_side, &Limits::nodes(DRAW_JUDGE_NODES));
@@ -340,10 +339,9 @@ const DRAW_JUDGE_NODES: u64 = 300_000;
 
 /// A score within this many hundredths of a man of zero is a level game.
 const LEVEL_MARGIN: i32 = 15;
-/// The opening, for draw offers: fewer plies played than this with more pieces than
-/// `OPENING_PIECES` on the board.
+/// The opening, for draw offers: fewer plies played than this with more pieces on the board
+/// than the variant's opening count (16 of 24 on 8x8: [`SearchPosition::opening_pieces`]).
 const OPENING_PLIES: usize = 30;
-const OPENING_PIECES: u32 = 16;
 
 /// How the computer answers a draw offer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -359,15 +357,14 @@ impl DrawAnswer {
     /// The answer to a draw offer in `position`, reached after `plies_played` plies, from the
     /// computer's `score` of it for its own side (by [`judge`], or from its latest move's
     /// search: [`Level::choose_move_scored`]).
-    pub fn from_score(score: Score, position: &Position, plies_played: usize) -> DrawAnswer {
+    pub fn from_score<P: SearchPosition>(score: Score, position: &P, plies_played: usize) -> DrawAnswer {
         if score.is_win() || score.value() > LEVEL_MARGIN {
             return DrawAnswer::DeclineAhead;
         }
         if score.value() < -LEVEL_MARGIN {
             return DrawAnswer::Accept;
         }
-        let pieces = position.pieces(Color::White).len() + position.pieces(Color::Black).len();
-        if plies_played < OPENING_PLIES && pieces > OPENING_PIECES {
+        if plies_played < OPENING_PLIES && position.piece_count() > position.opening_pieces() {
             DrawAnswer::DeclineTooEarly
         } else {
             DrawAnswer::Accept
@@ -375,25 +372,26 @@ impl DrawAnswer {
     }
 }
 
-/// A level's move and its own score of it ([`Level::choose_move_scored`]).
+/// A level's move and its own score of it ([`Level::choose_move_scored`]); `M` is the
+/// variant's move type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Choice {
-    pub mv: Move,
+pub struct Choice<M = Move> {
+    pub mv: M,
     /// The position after `mv`, for the side that played it; `None` from a blurred level.
     pub score: Option<Score>,
 }
 
 /// One of `len` choices (`len` > 0), as the game's seed picks in this position.
-fn seeded_index(seed: u64, position: &Position, len: usize) -> usize {
+fn seeded_index<P: SearchPosition>(seed: u64, position: &P, len: usize) -> usize {
     (splitmix64(seed ^ position.hash_key()).rotate_left(29) % len as u64) as usize
 }
 
 /// The score of a position for `side`, from a search under `limits` (deterministic under a
 /// node or depth limit, on a one-thread engine: the table is cleared first).
-pub fn judge(
-    engine: &mut Engine,
-    position: &Position,
-    history: &[Position],
+pub fn judge<P: SearchPosition>(
+    engine: &mut Engine<P>,
+    position: &P,
+    history: &[P],
     side: Color,
     limits: &Limits,
 ) -> Score {
@@ -408,7 +406,7 @@ pub fn judge(
 
 /// A suggestion for the side to move: the full engine's choice under a modest node budget
 /// (deterministic). `None` if there is no legal move.
-pub fn hint(engine: &mut Engine, position: &Position, history: &[Position]) -> Option<Move> {
+pub fn hint<P: SearchPosition>(engine: &mut Engine<P>, position: &P, history: &[P]) -> Option<P::Move> {
     engine.new_game();
     engine.search(position, history, &Limits::nodes(2_000_000), &StopHandle::new(), &mut |_| {}).best_move
 }

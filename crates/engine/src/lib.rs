@@ -1,6 +1,6 @@
 //! # checkers-engine
 //!
-//! The computer player of the project: a search (iterative deepening principal variation
+//! The computer player of the project, for every variant: a search (iterative deepening principal variation
 //! search with a transposition table, killer and history ordering, late move reductions,
 //! capture resolution to quiet positions, Lazy SMP threads), an evaluation for each variant
 //! with endgame knowledge (for English positions with men, a small neural network trained on
@@ -9,6 +9,13 @@
 //! ([`review`]: each move judged against the engine's choice).
 //! Callers hold an [`Engine`], give it a position, the game's earlier positions and
 //! [`Limits`], and get a [`SearchResult`] whose move is always legal.
+//!
+//! One search serves every variant: it is written against [`SearchPosition`], which the 8x8
+//! positions of English and Russian (`checkers_rules::Position`, the default of
+//! `Engine<P>`) and the positions of every other variant
+//! (`checkers_rules::board::Board<V>` for each rule set `V` with a [`BoardEngine`]: its
+//! evaluation weights and the game ends the search must see) implement; the search is
+//! compiled once per position type, so English and Russian lose nothing to the others.
 //!
 //! English searches consult an endgame database of positions with up to four pieces
 //! (`checkers-endgame`, solved in memory once per process; [`Engine::prepare_endgame`]), kept
@@ -27,6 +34,13 @@
 //! let start = Position::start(Variant::English);
 //! let result = engine.search(&start, &[], &Limits::depth(6), &StopHandle::new(), &mut |_| {});
 //! assert!(start.is_legal(&result.best_move.unwrap()));
+//!
+//! // Any other variant: the same engine on its board.
+//! use checkers_rules::board::{Board, International};
+//! let mut engine = Engine::<Board<International>>::new(EngineOptions { hash_mb: 4, threads: 1 });
+//! let start = Board::<International>::start();
+//! let result = engine.search(&start, &[], &Limits::depth(6), &StopHandle::new(), &mut |_| {});
+//! assert!(start.is_legal(&result.best_move.unwrap()));
 //! ```
 
 mod bench;
@@ -34,6 +48,7 @@ mod book;
 mod endgame;
 mod engine;
 mod eval;
+mod game;
 pub mod hub;
 mod level;
 mod limits;
@@ -48,6 +63,7 @@ pub mod tune;
 pub use bench::{bench, BenchLine, BenchSummary, BENCH_DEPTH, BENCH_MAX_DEPTH, BENCH_POSITIONS};
 pub use book::{book, Book, BookError, BookMove};
 pub use engine::{Engine, EngineOptions, SearchInfo, SearchResult};
+pub use game::{BoardEngine, MoveBuffer, SearchMove, SearchPosition, SearchRules};
 pub use level::{hint, judge, Choice, DrawAnswer, Level, LevelError};
 pub use limits::{Clock, Limits, StopHandle, MAX_DEPTH, MAX_HASH_MB, MAX_THREADS};
 pub use score::{Score, ScoreParseError};

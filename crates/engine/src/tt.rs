@@ -8,8 +8,7 @@
 
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
-use checkers_rules::{Move, Square};
-
+use crate::game::SearchMove;
 use crate::limits::MAX_HASH_MB;
 use crate::score::Score;
 
@@ -23,8 +22,8 @@ pub(crate) enum Bound {
     Exact = 3,
 }
 
-/// A remembered move: its index in the generator's list and its start and end (bit indices),
-/// so a stale or colliding entry is noticed.
+/// A remembered move: its index in the generator's list and its start and end (slots, below
+/// 128), so a stale or colliding entry is noticed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct MoveKey {
     pub index: u8,
@@ -35,22 +34,15 @@ pub(crate) struct MoveKey {
 impl MoveKey {
     /// The key of `mv`, found at `list_index` in the generator's list.
     #[inline(always)]
-    pub fn new(mv: &Move, list_index: usize) -> MoveKey {
-        MoveKey { index: list_index as u8, from: bit_index(mv.from()) as u8, to: bit_index(mv.to()) as u8 }
+    pub fn new<M: SearchMove>(mv: &M, list_index: usize) -> MoveKey {
+        MoveKey { index: list_index as u8, from: mv.start_slot() as u8, to: mv.end_slot() as u8 }
     }
 
     /// Whether `mv` starts and ends on this key's squares.
     #[inline(always)]
-    pub fn matches(self, mv: &Move) -> bool {
-        bit_index(mv.from()) == self.from as usize && bit_index(mv.to()) == self.to as usize
+    pub fn matches<M: SearchMove>(self, mv: &M) -> bool {
+        mv.start_slot() == u32::from(self.from) && mv.end_slot() == u32::from(self.to)
     }
-}
-
-/// The bit index of a square (rank * 8 + file, a1 = 0), as move keys and the search's tables
-/// count squares.
-#[inline(always)]
-pub(crate) fn bit_index(square: Square) -> usize {
-    (square.rank() * 8 + square.file()) as usize
 }
 
 /// A score as the table stores it: a forced result counted in plies from the node, not from
@@ -241,7 +233,7 @@ impl TranspositionTable {
 }
 
 // Layout: score i16 (bits 0-15), depth u8 (16-23), bound (24-25), move index (26-33),
-// from (34-39), to (40-45), generation (58-63). Never all zero: bound is never 0.
+// from (34-40), to (41-47), generation (58-63). Never all zero: bound is never 0.
 fn pack(score: i32, depth: i32, bound: Bound, best: Option<MoveKey>, generation: u64) -> u64 {
     let (index, from, to) = match best {
         Some(m) => (u64::from(m.index), u64::from(m.from), u64::from(m.to)),
@@ -252,7 +244,7 @@ fn pack(score: i32, depth: i32, bound: Bound, best: Option<MoveKey>, generation:
         | (bound as u64) << 24
         | index << 26
         | from << 34
-        | to << 40
+        | to << 41
         | generation << 58
 }
 
@@ -265,8 +257,8 @@ fn unpack(data: u64) -> Entry {
     let index = (data >> 26) & 0xFF;
     let best = (index != NO_MOVE).then_some(MoveKey {
         index: index as u8,
-        from: ((data >> 34) & 0x3F) as u8,
-        to: ((data >> 40) & 0x3F) as u8,
+        from: ((data >> 34) & 0x7F) as u8,
+        to: ((data >> 41) & 0x7F) as u8,
     });
     Entry { score: i32::from(data as u16 as i16), depth: ((data >> 16) & 0xFF) as i32, bound, best }
 }
@@ -278,7 +270,7 @@ mod tests {
     #[test]
     fn stores_and_finds() {
         let mut tt = TranspositionTable::new(1);
-        let mv = MoveKey { index: 3, from: 9, to: 18 };
+        let mv = MoveKey { index: 3, from: 9, to: 127 };
         tt.store(12345, -29_990, 7, Bound::Lower, Some(mv));
         let e = tt.probe(12345).unwrap();
         assert_eq!((e.score, e.depth, e.bound, e.best), (-29_990, 7, Bound::Lower, Some(mv)));

@@ -23,6 +23,10 @@
 
 use checkers_rules::{Color, Position, Variant};
 
+/// The hand-set and fitted weights of the board variants.
+pub(crate) mod board_weights;
+/// The evaluation of the board variants (International, the national games, Turkish).
+pub(crate) mod boards;
 mod endings;
 /// `Weights::ENGLISH`, fitted.
 mod english;

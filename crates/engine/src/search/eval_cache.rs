@@ -1,8 +1,6 @@
 //! The evaluation cache: each search thread's memory of the evaluations it gave moments ago.
 
-use checkers_rules::{Position, Variant};
-
-use crate::eval::{evaluate, evaluate_tables};
+use crate::game::SearchPosition;
 
 /// Evaluations of recently seen positions, one search thread's: a third to a half of the
 /// evaluations a search asks for are of positions it evaluated moments before (transposed
@@ -27,19 +25,15 @@ impl EvalCache {
     }
 
     #[inline(always)]
-    pub(super) fn evaluate(&mut self, position: &Position, tables_only: bool) -> i32 {
-        let variant = match position.variant() {
-            Variant::English => 0,
-            Variant::Russian => 0x6a09_e667_f3bc_c909,
-        };
+    pub(super) fn evaluate<P: SearchPosition>(&mut self, position: &P, tables_only: bool) -> i32 {
         let evaluator = if tables_only { 0xbb67_ae85_84ca_a73b } else { 0 };
-        let key = position.hash_key() ^ variant ^ evaluator;
+        let key = position.hash_key() ^ position.evaluation_salt() ^ evaluator;
         let slot = &mut self.entries[(key & EVAL_CACHE_MASK) as usize];
         let tag = key & !0xffff;
         if *slot & !0xffff == tag {
             return i32::from(*slot as u16 as i16);
         }
-        let score = if tables_only { evaluate_tables(position) } else { evaluate(position) };
+        let score = position.evaluate(tables_only);
         if let Ok(short) = i16::try_from(score) {
             *slot = tag | u64::from(short as u16);
         }
@@ -50,6 +44,8 @@ impl EvalCache {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::{evaluate, evaluate_tables};
+    use checkers_rules::{Position, Variant};
 
     #[test]
     fn the_evaluation_table_keeps_the_variants_and_the_evaluators_apart() {

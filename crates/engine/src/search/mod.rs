@@ -18,11 +18,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use checkers_endgame::{Database, Value};
-use checkers_rules::{
-    lone_kings_plies_to_capture, lone_kings_result, Color, LoneKingsResult, Move, Position, Variant,
-};
 
-use crate::endgame;
+use crate::game::{MoveBuffer, SearchMove, SearchPosition, SearchRules};
 use crate::limits::{Limits, MAX_DEPTH};
 use crate::mix::splitmix64;
 use crate::score::Score;
@@ -52,10 +49,6 @@ const ETC_MIN_DEPTH: i32 = 4;
 const INFINITY: i32 = Score::WIN + 1;
 /// The score of a win the endgame database knows (less the ply, plus the evaluation).
 const DATABASE_WIN: i32 = 10_000;
-
-fn piece_count(position: &Position) -> u32 {
-    position.pieces(Color::White).len() + position.pieces(Color::Black).len()
-}
 
 /// How a search is bent away from the full engine (the levels use this).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,13 +92,13 @@ pub(crate) struct Shared<'a> {
 
 /// A finished iteration.
 #[derive(Clone, Debug)]
-pub(crate) struct Iteration {
+pub(crate) struct Iteration<M> {
     /// Which of the iteration's ranked root moves this is: 1 for the best.
     pub line: u32,
     pub depth: u32,
     pub seldepth: u32,
     pub score: i32,
-    pub pv: Vec<Move>,
+    pub pv: Vec<M>,
 }
 
 /// Late move reductions by depth and move number (both capped at 63).
@@ -125,9 +118,9 @@ fn reduction(depth: i32, move_number: usize) -> i32 {
 }
 
 /// One search thread's search.
-pub(crate) struct Searcher<'a> {
+pub(crate) struct Searcher<'a, P: SearchPosition> {
     shared: &'a Shared<'a>,
-    data: &'a mut ThreadData,
+    data: &'a mut ThreadData<P>,
     config: SearchConfig,
     main: bool,
     pub nodes: u64,
@@ -137,14 +130,14 @@ pub(crate) struct Searcher<'a> {
     aborted: bool,
     /// The game so far and the search path, the current position last.
     path: Vec<PathEntry>,
-    quiet_ply_limit: u32,
-    variant: Variant,
+    /// How the variant's searches differ.
+    rules: SearchRules,
     seldepth: usize,
     /// The best root move of the current iteration, once one has been confirmed.
-    root_best: Option<(Move, i32)>,
+    root_best: Option<(P::Move, i32)>,
     /// Root moves left out of the search: the better lines the iteration has already ranked
     /// (multi-PV).
-    root_skip: Vec<Move>,
+    root_skip: Vec<P::Move>,
     /// The endgame database, unless the search is told to play without it.
     endgame: Option<&'static Database>,
     /// The most pieces a position the database holds can have (0 without one), kept beside
@@ -156,20 +149,19 @@ pub(crate) struct Searcher<'a> {
     endgame_wins: bool,
 }
 
-impl<'a> Searcher<'a> {
+impl<'a, P: SearchPosition> Searcher<'a, P> {
     pub fn new(
         shared: &'a Shared<'a>,
-        data: &'a mut ThreadData,
+        data: &'a mut ThreadData<P>,
         config: SearchConfig,
         main: bool,
-        root: &Position,
-        history: &[Position],
-    ) -> Searcher<'a> {
-        let variant = root.variant();
+        root: &P,
+        history: &[P],
+    ) -> Searcher<'a, P> {
         let path = draw::game_path(root, history);
-        let endgame = (!config.no_endgame_database).then(|| endgame::database(variant));
+        let endgame = if config.no_endgame_database { None } else { root.endgame_database() };
         let endgame_wins =
-            endgame::wins_hold(variant) && endgame.is_some_and(|db| piece_count(root) > db.max_pieces());
+            root.database_wins_hold() && endgame.is_some_and(|db| root.piece_count() > db.max_pieces());
         Searcher {
             shared,
             data,
@@ -181,8 +173,7 @@ impl<'a> Searcher<'a> {
             hard_deadline: None,
             aborted: false,
             path,
-            quiet_ply_limit: draw::quiet_ply_limit(variant),
-            variant,
+            rules: root.search_rules(),
             seldepth: 0,
             root_best: None,
             root_skip: Vec::new(),
@@ -196,25 +187,25 @@ impl<'a> Searcher<'a> {
     /// thread only). Returns the last finished iteration, or a partial one if stopped early.
     pub fn iterate(
         &mut self,
-        root: &Position,
+        root: &P,
         limits: &Limits,
         depth_offset: u32,
-        report: &mut dyn FnMut(&Iteration, u64),
-    ) -> Option<Iteration> {
+        report: &mut dyn FnMut(&Iteration<P::Move>, u64),
+    ) -> Option<Iteration<P::Move>> {
         let plan = TimePlan::new(limits, self.shared.started);
         self.hard_deadline = plan.hard;
         if let Some(n) = limits.nodes {
             self.node_limit = n.max(1);
         }
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
-        let mut best: Option<Iteration> = None;
+        let mut best: Option<Iteration<P::Move>> = None;
         // Helpers only fill the table: ranking the root's moves is the main thread's work.
         let lines = if self.main { self.config.lines.max(1) } else { 1 };
         // Each line's score in the last finished iteration, its next aspiration window.
         let mut previous: Vec<i32> = Vec::new();
         let mut depth = 1 + depth_offset;
         'deepening: while depth <= max_depth {
-            let mut ranked: Vec<Iteration> = Vec::with_capacity(lines);
+            let mut ranked: Vec<Iteration<P::Move>> = Vec::with_capacity(lines);
             self.root_skip.clear();
             for line in 1..=lines as u32 {
                 self.root_best = None;
@@ -283,7 +274,7 @@ impl<'a> Searcher<'a> {
 
     /// Stopped in the first line of an iteration: keeps a root move it has already proved
     /// better than the last finished iteration's, or, with none finished, the one it has.
-    fn keep_partial_iteration(&self, best: &mut Option<Iteration>, depth: u32) {
+    fn keep_partial_iteration(&self, best: &mut Option<Iteration<P::Move>>, depth: u32) {
         match (self.root_best, best.as_mut()) {
             (Some((mv, s)), Some(b)) if mv != b.pv[0] && s > b.score => {
                 b.pv = vec![mv];
@@ -302,7 +293,7 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    fn aspiration(&mut self, root: &Position, depth: i32, previous: Option<i32>) -> i32 {
+    fn aspiration(&mut self, root: &P, depth: i32, previous: Option<i32>) -> i32 {
         let Some(prev) = previous.filter(|p| depth >= 5 && p.abs() < Score::DECISIVE) else {
             return self.negamax(root, depth, -INFINITY, INFINITY, 0, true);
         };
@@ -354,7 +345,7 @@ impl<'a> Searcher<'a> {
     }
 
     #[inline(always)]
-    fn evaluate(&mut self, position: &Position) -> i32 {
+    fn evaluate(&mut self, position: &P) -> i32 {
         let score = self.data.eval_cache.evaluate(position, self.config.tables_only);
         if self.config.eval_noise == 0 {
             return score;
@@ -369,27 +360,24 @@ impl<'a> Searcher<'a> {
     /// above any evaluation yet below forced wins, with the evaluation added so that the
     /// search still prefers the simpler of two wins.
     #[inline(always)]
-    fn endgame_score(&mut self, position: &Position, ply: usize) -> Option<i32> {
+    fn endgame_score(&mut self, position: &P, ply: usize) -> Option<i32> {
         // Most nodes have too many pieces: that test is inlined, the probe is not.
-        if piece_count(position) > self.endgame_pieces {
+        if position.piece_count() > self.endgame_pieces {
             return None;
         }
         self.probe_endgame(position, ply)
     }
 
     #[inline(never)]
-    fn probe_endgame(&mut self, position: &Position, ply: usize) -> Option<i32> {
-        // A Russian king against a king: the database's wins are not trusted in Russian (the
-        // move-count draws), but these are exact and over within three plies.
-        if self.variant == Variant::Russian {
-            if let Some(plies) = lone_kings_plies_to_capture(position) {
-                let score = Score::WIN - (ply as i32 + plies as i32);
-                let won = lone_kings_result(position) == Some(LoneKingsResult::Win);
-                return Some(if won { score } else { -score });
-            }
+    fn probe_endgame(&mut self, position: &P, ply: usize) -> Option<i32> {
+        // Endings the rules know exactly (the Russian king against a king, over within three
+        // plies), trusted where the database's wins are not.
+        if let Some((plies, won)) = position.exact_ending() {
+            let score = Score::WIN - (ply as i32 + plies as i32);
+            return Some(if won { score } else { -score });
         }
         let db = self.endgame?;
-        let value = db.probe(position)?;
+        let value = position.probe_database(db)?;
         if value == Value::Draw {
             return Some(0);
         }
@@ -403,18 +391,34 @@ impl<'a> Searcher<'a> {
         Some(sign * known + self.evaluate(position).clamp(-1_000, 1_000))
     }
 
+    /// The score of a node whose side to move has no legal move: a loss, or in Antidraughts
+    /// a win.
+    #[inline(always)]
+    fn no_move_score(&self, ply: usize) -> i32 {
+        let loss = -Score::WIN + ply as i32;
+        if P::NO_MOVE_WINS {
+            -loss
+        } else {
+            loss
+        }
+    }
+
+    /// The score of a position decided before its moves are looked at (Breakthrough's first
+    /// king), in variants that have such positions.
+    #[inline(always)]
+    fn decided_score(&self, position: &P, ply: usize) -> Option<i32> {
+        if !P::DECIDED_BY_POSITION {
+            return None;
+        }
+        let won = position.decided()?;
+        let win = Score::WIN - ply as i32;
+        Some(if won { win } else { -win })
+    }
+
     /// Searches a child: at the horizon straight into the capture search, saving the call
     /// into the full node's larger frame.
     #[inline(always)]
-    fn child(
-        &mut self,
-        position: &Position,
-        depth: i32,
-        alpha: i32,
-        beta: i32,
-        ply: usize,
-        pv_node: bool,
-    ) -> i32 {
+    fn child(&mut self, position: &P, depth: i32, alpha: i32, beta: i32, ply: usize, pv_node: bool) -> i32 {
         if depth <= 0 {
             self.quiesce(position, alpha, beta, ply)
         } else {
@@ -424,7 +428,7 @@ impl<'a> Searcher<'a> {
 
     fn negamax(
         &mut self,
-        position: &Position,
+        position: &P,
         depth: i32,
         mut alpha: i32,
         mut beta: i32,
@@ -444,6 +448,9 @@ impl<'a> Searcher<'a> {
         if ply > 0 {
             if self.is_draw(position) {
                 return 0;
+            }
+            if let Some(score) = self.decided_score(position, ply) {
+                return score;
             }
             if let Some(score) = self.endgame_score(position, ply) {
                 return score;
@@ -487,9 +494,9 @@ impl<'a> Searcher<'a> {
         if ply == 0 && !self.root_skip.is_empty() {
             self.leave_out_ranked_root_moves();
         }
-        let n = self.data.plies[ply].moves.len();
+        let n = self.data.plies[ply].moves.as_slice().len();
         if n == 0 {
-            return -Score::WIN + ply as i32;
+            return self.no_move_score(ply);
         }
         // Forced moves cost nothing to look past. Not at the root: a root with one legal move
         // is played without a search, and the last move a multi-PV iteration ranks is not
@@ -506,7 +513,7 @@ impl<'a> Searcher<'a> {
             }
         }
 
-        let quiet_node = !self.data.plies[ply].moves[0].is_capture();
+        let quiet_node = !self.data.plies[ply].moves.as_slice()[0].is_capture();
         // The static evaluation, once: truncation and futility both ask for it.
         let mut static_eval: Option<i32> = None;
         let depth = if !pv_node && quiet_node && depth >= 3 && ply > 0 && alpha.abs() < Score::DECISIVE {
@@ -525,7 +532,7 @@ impl<'a> Searcher<'a> {
         let mut picker = MovePicker::new();
         while let Some(pick) = picker.next(&mut self.data.plies[ply].order, &mut self.data.sort_scratch) {
             let (i, generated, is_killer) = (pick.number, pick.generated, pick.is_killer);
-            let mv = self.data.plies[ply].moves[generated];
+            let mv = self.data.plies[ply].moves.as_slice()[generated];
             // One branch for the whole test (`&`, not `&&`): its parts are cheap, and their
             // outcomes are what the predictor cannot guess.
             if (i > 0) & !mv.crowns() & !is_killer & (futile | (i >= late_move_limit)) {
@@ -534,7 +541,7 @@ impl<'a> Searcher<'a> {
                 break;
             }
             let child = position.play_unchecked(&mv);
-            self.data.plies[ply].played = from_to(&mv) as FromTo;
+            self.data.plies[ply].played = from_to::<P>(&mv) as FromTo;
             let new_depth = depth - 1 + extension;
             // A child at the horizon goes straight to the capture search, which never looks
             // at the path (no draw or table checks there): leave it off.
@@ -551,7 +558,7 @@ impl<'a> Searcher<'a> {
                 let mut r = 0;
                 if depth >= 2 && quiet && i > usize::from(pv_node) && !is_killer {
                     r = reduction(depth, i) - i32::from(pv_node);
-                    if !pv_node && self.data.history[from_to(&mv)] < 0 {
+                    if !pv_node && self.data.history[from_to::<P>(&mv)] < 0 {
                         r += 1;
                     }
                     r = r.clamp(0, new_depth - 1);
@@ -612,7 +619,7 @@ impl<'a> Searcher<'a> {
         let best_key = (bound != Bound::Upper).then(|| {
             let here = &self.data.plies[ply];
             let generated = generated_index(here.order[best_index]);
-            MoveKey::new(&here.moves[generated], generated)
+            MoveKey::new(&here.moves.as_slice()[generated], generated)
         });
         // A root searched without its best moves is not the root's value.
         if use_table && (ply > 0 || self.root_skip.is_empty()) {
@@ -625,11 +632,11 @@ impl<'a> Searcher<'a> {
     /// memory latency overlaps the ordering and the earlier siblings' searches. Their keys are
     /// kept for entering them on the path.
     #[inline(always)]
-    fn prefetch_children(&mut self, position: &Position, ply: usize) {
+    fn prefetch_children(&mut self, position: &P, ply: usize) {
         let here = &mut self.data.plies[ply];
         let tt = self.shared.tt;
         here.child_keys.clear();
-        here.child_keys.extend(here.moves.iter().map(|mv| {
+        here.child_keys.extend(here.moves.as_slice().iter().map(|mv| {
             let key = position.play_unchecked(mv).hash_key();
             tt.prefetch(key);
             key
@@ -654,7 +661,7 @@ impl<'a> Searcher<'a> {
             if let Some(entry) = self.shared.tt.probe(child_key) {
                 let score = -score_from_tt(entry.score, ply + 1);
                 if entry.depth >= child_depth && entry.bound != Bound::Lower && score >= beta {
-                    let best = MoveKey::new(&here.moves[generated], generated);
+                    let best = MoveKey::new(&here.moves.as_slice()[generated], generated);
                     self.shared.tt.store(key, score_to_tt(score, ply), depth, Bound::Lower, Some(best));
                     return Some(score);
                 }
@@ -665,7 +672,7 @@ impl<'a> Searcher<'a> {
 
     /// A move raised alpha at a PV node: the node's line becomes the move and its child's line.
     #[inline(always)]
-    fn update_pv(&mut self, ply: usize, mv: Move) {
+    fn update_pv(&mut self, ply: usize, mv: P::Move) {
         let (head, tail) = self.data.plies.split_at_mut(ply + 1);
         let line = &mut head[ply].pv;
         line.clear();
@@ -676,15 +683,9 @@ impl<'a> Searcher<'a> {
     /// How many plies shallower to search a quiet node whose evaluation lies far outside the
     /// null window at `alpha` (as Cake does): lines already clearly won or lost for one side
     /// seldom change the parent's result, and the plies saved go to the lines that might.
-    /// English only: in Russian it measured no gain.
-    fn truncation(
-        &mut self,
-        position: &Position,
-        alpha: i32,
-        depth: i32,
-        static_eval: &mut Option<i32>,
-    ) -> i32 {
-        if position.variant() != Variant::English {
+    /// English only: in Russian it measured no gain ([`SearchRules::truncation`]).
+    fn truncation(&mut self, position: &P, alpha: i32, depth: i32, static_eval: &mut Option<i32>) -> i32 {
+        if !self.rules.truncation {
             return 0;
         }
         let eval = *static_eval.get_or_insert_with(|| self.evaluate(position));
@@ -696,7 +697,7 @@ impl<'a> Searcher<'a> {
     }
 
     /// Captures until the position is quiet; a quiet position is scored as it stands.
-    fn quiesce(&mut self, position: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    fn quiesce(&mut self, position: &P, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         self.data.plies[ply].pv.clear();
         if self.count_node() {
             return 0;
@@ -708,6 +709,9 @@ impl<'a> Searcher<'a> {
             return self.evaluate(position);
         }
         if ply > 0 {
+            if let Some(score) = self.decided_score(position, ply) {
+                return score;
+            }
             if let Some(score) = self.endgame_score(position, ply) {
                 return score;
             }
@@ -715,7 +719,7 @@ impl<'a> Searcher<'a> {
         // One look for captures: none means a quiet position (asking `has_capture` first and
         // then generating would look twice).
         position.generate_captures(&mut self.data.plies[ply].moves);
-        let n = self.data.plies[ply].moves.len();
+        let n = self.data.plies[ply].moves.as_slice().len();
         if n == 0 {
             return self.evaluate(position);
         }
@@ -726,13 +730,13 @@ impl<'a> Searcher<'a> {
                 let moves = self.data.plies[ply].moves.as_mut_slice();
                 let mut pick = i;
                 for j in i + 1..n {
-                    if moves[j].captured().len() > moves[pick].captured().len() {
+                    if moves[j].captured_count() > moves[pick].captured_count() {
                         pick = j;
                     }
                 }
                 moves.swap(i, pick);
             }
-            let mv = self.data.plies[ply].moves[i];
+            let mv = self.data.plies[ply].moves.as_slice()[i];
             let child = position.play_unchecked(&mv);
             let score = -self.quiesce(&child, -beta, -alpha, ply + 1);
             if self.aborted {
@@ -753,14 +757,14 @@ impl<'a> Searcher<'a> {
 
     /// Every root move with its score from a full-window search `depth` plies deep (the
     /// levels use this to weigh near-equal moves). Moves are in generator order.
-    pub fn root_scores(&mut self, root: &Position, depth: i32) -> Vec<(Move, i32)> {
+    pub fn root_scores(&mut self, root: &P, depth: i32) -> Vec<(P::Move, i32)> {
         let moves = root.legal_moves();
-        let mut out = Vec::with_capacity(moves.len());
-        for mv in moves.iter() {
+        let mut out = Vec::with_capacity(moves.as_slice().len());
+        for mv in moves.as_slice() {
             let child = root.play_unchecked(mv);
             self.push(root, mv, child.hash_key());
             // As negamax's move loop does, so that ply 1 finds its counter moves by this one.
-            self.data.plies[0].played = from_to(mv) as FromTo;
+            self.data.plies[0].played = from_to::<P>(mv) as FromTo;
             let score = -self.negamax(&child, depth - 1, -INFINITY, INFINITY, 1, true);
             self.pop();
             if self.aborted {

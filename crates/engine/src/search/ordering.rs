@@ -2,10 +2,9 @@
 //! size, crownings, killers, the counter move, history), and what a cut-off teaches the
 //! killer, counter-move and history tables.
 
-use checkers_rules::{Move, Variant};
-
 use super::Searcher;
-use crate::tt::{bit_index, MoveKey};
+use crate::game::{MoveBuffer, SearchMove, SearchPosition};
+use crate::tt::MoveKey;
 
 /// A move's start and end bit indices ([`from_to`]) in a `u16`: how killers, counter moves
 /// and the move a node is searching are kept (comparing two bytes is cheaper than comparing
@@ -14,16 +13,22 @@ pub(super) type FromTo = u16;
 /// No move.
 pub(super) const NO_FROM_TO: FromTo = u16::MAX;
 
-/// A move's start and end bit indices in twelve bits: the index of history and killers.
+/// A move's start and end slots in `2 * P::SLOT_BITS` bits (twelve on 8x8): the index of
+/// history and killers.
 #[inline(always)]
-pub(super) fn from_to(mv: &Move) -> usize {
-    bit_index(mv.from()) | bit_index(mv.to()) << 6
+pub(super) fn from_to<P: SearchPosition>(mv: &P::Move) -> usize {
+    (mv.start_slot() | mv.end_slot() << P::SLOT_BITS) as usize
+}
+
+/// The number of [`from_to`] values of position type `P`: the size of its tables.
+pub(super) const fn from_to_count<P: SearchPosition>() -> usize {
+    1 << (2 * P::SLOT_BITS)
 }
 
 /// A killer move is always a quiet move: no capture, no crowning.
 #[inline(always)]
-fn killer_key(mv: &Move) -> Option<FromTo> {
-    (!mv.is_capture() && !mv.crowns()).then(|| from_to(mv) as FromTo)
+fn killer_key<P: SearchPosition>(mv: &P::Move) -> Option<FromTo> {
+    (!mv.is_capture() && !mv.crowns()).then(|| from_to::<P>(mv) as FromTo)
 }
 
 /// An ordering key is a move's priority shifted left by this, plus the move's index in the
@@ -51,20 +56,20 @@ const KILLER_PRIORITY: i64 = 1 << 18;
 /// The counter move: after the killers, above any history value (those stay within ±16,384).
 const COUNTER_PRIORITY: i64 = 1 << 17;
 
-impl Searcher<'_> {
+impl<P: SearchPosition> Searcher<'_, P> {
     /// Fills the node's ordering keys, one for each generated move, in the generator's order.
     pub(super) fn order_moves(&mut self, hash_move: Option<MoveKey>, ply: usize) {
         // The quiet move that last refuted the opponent's move just played, anywhere in the
         // tree (the counter-move heuristic). English only: in Russian it measured no gain.
         let counter = self.previous_move(ply).map_or(NO_FROM_TO, |previous| self.data.counters[previous]);
         let here = &mut self.data.plies[ply];
-        let list = &here.moves;
+        let list = here.moves.as_slice();
         let order = &mut here.order;
         order.clear();
         let killers = here.killers;
         let hash_index = hash_move.and_then(|h| {
             let i = h.index as usize;
-            let fits = |m: &Move| h.matches(m);
+            let fits = |m: &P::Move| h.matches(m);
             if i < list.len() && fits(&list[i]) {
                 Some(i)
             } else {
@@ -74,17 +79,17 @@ impl Searcher<'_> {
         let history = &self.data.history;
         // Captures are compulsory, so a node's moves are all captures or all quiet: one test
         // for the whole list instead of one a move.
-        if list.as_slice().first().is_some_and(Move::is_capture) {
+        if list.first().is_some_and(SearchMove::is_capture) {
             order.extend(list.iter().enumerate().map(|(i, mv)| {
                 let priority =
-                    CAPTURE_PRIORITY + 1000 * i64::from(mv.captured().len()) + 100 * i64::from(mv.crowns());
+                    CAPTURE_PRIORITY + 1000 * i64::from(mv.captured_count()) + 100 * i64::from(mv.crowns());
                 (priority << ORDER_INDEX_BITS) | i as i64
             }));
         } else {
             // Selections rather than branches: which move is a killer is what the branch
             // predictor cannot guess.
             order.extend(list.iter().enumerate().map(|(i, mv)| {
-                let key = from_to(mv);
+                let key = from_to::<P>(mv);
                 let mut priority = i64::from(history[key]);
                 priority = if key == usize::from(counter) { COUNTER_PRIORITY } else { priority };
                 priority = if key == usize::from(killers[1]) { KILLER_PRIORITY } else { priority };
@@ -99,9 +104,10 @@ impl Searcher<'_> {
     }
 
     /// The [`from_to`] of the move that led to this node, for its counter move: none at the
-    /// root, in Russian, or below a parent that has recorded no move yet.
+    /// root, where the variant does without counter moves, or below a parent that has
+    /// recorded no move yet.
     fn previous_move(&self, ply: usize) -> Option<usize> {
-        if ply == 0 || self.variant != Variant::English {
+        if ply == 0 || !self.rules.counter_moves {
             return None;
         }
         let played = self.data.plies[ply - 1].played;
@@ -113,12 +119,12 @@ impl Searcher<'_> {
     pub(super) fn reward(&mut self, cut_index: usize, depth: i32, ply: usize) {
         let previous = self.previous_move(ply);
         let here = &mut self.data.plies[ply];
-        let list = &here.moves;
+        let list = here.moves.as_slice();
         let generated = |k: i64| &list[generated_index(k)];
         let order = &here.order;
         let mv = *generated(order[cut_index]);
         let killers = &mut here.killers;
-        let key = killer_key(&mv).unwrap_or(NO_FROM_TO);
+        let key = killer_key::<P>(&mv).unwrap_or(NO_FROM_TO);
         if killers[0] != key {
             killers[1] = killers[0];
             killers[0] = key;
@@ -128,8 +134,8 @@ impl Searcher<'_> {
         }
         let bonus = (depth * depth).min(400);
         let history = &mut self.data.history;
-        let mut update = |m: &Move, delta: i32| {
-            let h = &mut history[from_to(m)];
+        let mut update = |m: &P::Move, delta: i32| {
+            let h = &mut history[from_to::<P>(m)];
             *h += delta - *h * delta.abs() / 16_384;
         };
         update(&mv, bonus);
