@@ -20,6 +20,7 @@ mod error;
 mod game;
 mod lexer;
 mod reader;
+mod record;
 mod writer;
 
 pub use error::{PdnError, PdnErrorKind, PdnTagError};
