@@ -16,14 +16,24 @@
 //! );
 //! ```
 
+mod any;
+mod board_game;
+mod board_reader;
+mod board_writer;
 mod error;
 mod game;
+mod game_type;
 mod lexer;
 mod reader;
 mod record;
+mod squares;
 mod writer;
 
+pub use any::{read_any_pdn, read_any_pdn_each, write_any_pdn, AnyBoardPdnGame, AnyPdnGame};
+pub use board_game::BoardPdnGame;
+pub use board_reader::{read_board_pdn, read_board_pdn_each};
+pub use board_writer::write_board_pdn;
 pub use error::{PdnError, PdnErrorKind, PdnTagError};
-pub use game::{pdn_date, PdnGame, PdnResult};
+pub use game::{pdn_date, PdnGame, PdnResult, ResultStyle};
 pub use reader::{read_pdn, read_pdn_each, read_pdn_game};
 pub use writer::{write_pdn, write_pdn_with};
