@@ -10,8 +10,10 @@
 //! it: International draughts (10x10) and its family (Brazilian on 8x8, Canadian on 12x12,
 //! Frisian, Frysk!, Antidraughts, Breakthrough), the national 8x8 games (Italian, Spanish,
 //! Portuguese, Czech, Pool, Thai) and Turkish (all 64 squares of 8x8) have their positions,
-//! legal moves, FEN, move text, perft and games there; they are not yet a
-//! [`Variant`] of the engine, the server or the command line's game commands.
+//! legal moves, FEN, move text, perft and games there, and their games are read and written
+//! as PDN ([`read_board_pdn`], [`write_board_pdn`]; [`read_any_pdn`] reads a file of games of
+//! any variant, each by its `GameType`); they are not yet a [`Variant`] of the engine, the
+//! server or the command line's game commands.
 //!
 //! Everything else in the project stands on this crate: the engine searches with it, the
 //! terminal game and the server referee with it. It therefore does no I/O and must never
