@@ -10,8 +10,10 @@
 //! it: International draughts (10x10) and its family (Brazilian on 8x8, Canadian on 12x12,
 //! Frisian, Frysk!, Antidraughts, Breakthrough), the national 8x8 games (Italian, Spanish,
 //! Portuguese, Czech, Pool, Thai) and Turkish (all 64 squares of 8x8) have their positions,
-//! legal moves, FEN, move text, perft and games there; they are not yet a
-//! [`Variant`] of the engine, the server or the command line's game commands.
+//! legal moves, FEN, move text, perft and games there, and their games are read and written
+//! as PDN ([`read_board_pdn`], [`write_board_pdn`]; [`read_any_pdn`] reads a file of games of
+//! any variant, each by its `GameType`); they are not yet a [`Variant`] of the engine, the
+//! server or the command line's game commands.
 //!
 //! Everything else in the project stands on this crate: the engine searches with it, the
 //! terminal game and the server referee with it. It therefore does no I/O and must never
@@ -44,8 +46,9 @@ pub use game::{DrawReason, Game, GameError, Outcome, WinReason};
 pub use moves::{Move, MoveList};
 pub use notation::{IllegalReason, MoveTextError};
 pub use pdn::{
-    pdn_date, read_pdn, read_pdn_each, read_pdn_game, write_pdn, write_pdn_with, PdnError, PdnErrorKind,
-    PdnGame, PdnResult, PdnTagError,
+    pdn_date, read_any_pdn, read_any_pdn_each, read_board_pdn, read_board_pdn_each, read_pdn, read_pdn_each,
+    read_pdn_game, write_any_pdn, write_board_pdn, write_pdn, write_pdn_with, AnyBoardPdnGame, AnyPdnGame,
+    BoardPdnGame, PdnError, PdnErrorKind, PdnGame, PdnResult, PdnTagError, ResultStyle,
 };
 pub use perft::{perft, perft_divide, Perft, PerftMode, PerftTable};
 pub use position::{Color, Piece, Position, Role, Setup, Variant, MAX_PIECES_PER_SIDE};

@@ -8,41 +8,23 @@
 //! first depths too, on the 8x8 and 12x12 boards: for Canadian draughts, whose figures are
 //! published nowhere, that is the independent check.
 
+mod board_support;
 mod international_reference;
 
+use board_support::read_perft_cases;
 use checkers_rules::board::{Board, BoardPerft, Brazilian, Canadian, RuleSet, Turkish};
 use international_reference::RefBoard;
 
-/// The FEN and the counts (depth 1 first) of each line of a data file.
-fn read_cases<V: RuleSet>(name: &str, text: &str) -> Vec<(usize, Board<V>, Vec<u64>)> {
-    let mut cases = Vec::new();
-    for (index, line) in text.lines().enumerate() {
-        let line_no = index + 1;
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let mut fields = line.split_whitespace();
-        let fen = fields.next().expect("a FEN");
-        let board = Board::<V>::from_fen(fen).unwrap_or_else(|e| panic!("{name} line {line_no}: {e}"));
-        let counts = fields
-            .map(|n| n.parse().unwrap_or_else(|e| panic!("{name} line {line_no}: `{n}`: {e}")))
-            .collect();
-        cases.push((line_no, board, counts));
-    }
-    cases
-}
-
 fn brazilian() -> Vec<(usize, Board<Brazilian>, Vec<u64>)> {
-    read_cases("perft-brazilian.txt", include_str!("data/perft-brazilian.txt"))
+    read_perft_cases("perft-brazilian.txt", include_str!("data/perft-brazilian.txt"))
 }
 
 fn canadian() -> Vec<(usize, Board<Canadian>, Vec<u64>)> {
-    read_cases("perft-canadian.txt", include_str!("data/perft-canadian.txt"))
+    read_perft_cases("perft-canadian.txt", include_str!("data/perft-canadian.txt"))
 }
 
 fn turkish() -> Vec<(usize, Board<Turkish>, Vec<u64>)> {
-    read_cases("perft-turkish.txt", include_str!("data/perft-turkish.txt"))
+    read_perft_cases("perft-turkish.txt", include_str!("data/perft-turkish.txt"))
 }
 
 fn check<V: RuleSet>(cases: &[(usize, Board<V>, Vec<u64>)], depths: std::ops::RangeInclusive<u32>) {

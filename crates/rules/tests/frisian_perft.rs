@@ -4,38 +4,19 @@
 //! `cargo test -p checkers-rules --test frisian_perft -- --ignored`. The reference generator
 //! of `frisian_reference/`, which shares no code with the library, counts the first depths.
 
+mod board_support;
 mod frisian_reference;
 
+use board_support::read_perft_cases;
 use checkers_rules::board::{Board, BoardPerft, Frisian, FrisianFamily, Frysk};
 use frisian_reference::RefBoard;
 
-/// The FEN and the counts (depth 1 first) of each line of a data file.
-fn read_cases<V: FrisianFamily>(name: &str, text: &str) -> Vec<(usize, Board<V>, Vec<u64>)> {
-    let mut cases = Vec::new();
-    for (index, line) in text.lines().enumerate() {
-        let line_no = index + 1;
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let mut fields = line.split_whitespace();
-        let fen = fields.next().expect("a FEN");
-        let board = Board::<V>::from_fen(fen).unwrap_or_else(|e| panic!("{name} line {line_no}: {e}"));
-        let counts = fields
-            .map(|n| n.parse().unwrap_or_else(|e| panic!("{name} line {line_no}: `{n}`: {e}")))
-            .collect();
-        cases.push((line_no, board, counts));
-    }
-    assert!(!cases.is_empty(), "{name} has no case");
-    cases
-}
-
 fn frisian() -> Vec<(usize, Board<Frisian>, Vec<u64>)> {
-    read_cases("perft-frisian.txt", include_str!("data/perft-frisian.txt"))
+    read_perft_cases("perft-frisian.txt", include_str!("data/perft-frisian.txt"))
 }
 
 fn frysk() -> Vec<(usize, Board<Frysk>, Vec<u64>)> {
-    read_cases("perft-frysk.txt", include_str!("data/perft-frysk.txt"))
+    read_perft_cases("perft-frysk.txt", include_str!("data/perft-frysk.txt"))
 }
 
 fn check<V: FrisianFamily>(cases: &[(usize, Board<V>, Vec<u64>)], depths: std::ops::RangeInclusive<u32>) {

@@ -5,30 +5,17 @@
 //! text reads back as the same move, and that playing a move gives the board the reference
 //! gives.
 
+mod board_support;
 mod national_reference;
 
 use std::collections::BTreeSet;
 
+use board_support::Rng;
 use checkers_rules::board::{
     board_perft, Board, BoardSetup, Czech, Italian, Pool, Portuguese, RuleSet, Spanish, Thai,
 };
 use checkers_rules::Color;
 use national_reference::{RefBoard, RefMove};
-
-/// xorshift64*: a fixed seed gives the same cases on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 /// Compares everything the library says about `board` with the reference; returns the legal
 /// moves.
@@ -75,7 +62,7 @@ fn random_games<V: RuleSet>(seed: u64, games: usize, plies: usize) -> usize {
             if moves.is_empty() {
                 break;
             }
-            board = board.play_unchecked(&moves[rng.below(moves.len())]);
+            board = board.play_unchecked(&moves[rng.index(moves.len())]);
         }
     }
     positions
@@ -85,18 +72,18 @@ fn random_games<V: RuleSet>(seed: u64, games: usize, plies: usize) -> usize {
 fn random_position<V: RuleSet>(rng: &mut Rng) -> Board<V> {
     loop {
         let mut setup = BoardSetup {
-            turn: Some(if rng.below(2) == 0 { Color::White } else { Color::Black }),
+            turn: Some(if rng.index(2) == 0 { Color::White } else { Color::Black }),
             ..BoardSetup::default()
         };
         let mut used = Vec::new();
         for color in [Color::White, Color::Black] {
-            for _ in 0..1 + rng.below(7) {
-                let square = 1 + rng.below(32) as u32;
+            for _ in 0..1 + rng.index(7) {
+                let square = 1 + rng.index(32) as u32;
                 if used.contains(&square) {
                     continue;
                 }
                 used.push(square);
-                let list = match (color, rng.below(3) == 0) {
+                let list = match (color, rng.index(3) == 0) {
                     (Color::White, false) => &mut setup.white_men,
                     (Color::White, true) => &mut setup.white_kings,
                     (Color::Black, false) => &mut setup.black_men,
@@ -123,7 +110,7 @@ fn random_placements<V: RuleSet>(seed: u64, count: usize) -> usize {
                 break;
             }
             captures += usize::from(moves[0].is_capture());
-            board = board.play_unchecked(&moves[rng.below(moves.len())]);
+            board = board.play_unchecked(&moves[rng.index(moves.len())]);
         }
     }
     captures

@@ -16,45 +16,18 @@
 //! `target/test-deps/pydraughts-venv`); `CHECKERS_TEST_PYTHON` names another interpreter
 //! that has pydraughts. Without one the test is skipped locally but fails when `CI=true`.
 
+mod board_support;
+
 use std::fmt::Write as _;
 use std::io::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 
+use board_support::{python, Rng};
 use checkers_rules::board::{
     Board, BoardMove, BoardSetup, Brazilian, Geometry, International, Italian, RuleSet, Turkish,
 };
 use checkers_rules::{Color, Piece, Role};
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// A Python interpreter that can import pydraughts, if there is one.
-fn python() -> Option<PathBuf> {
-    let candidates = [
-        std::env::var_os("CHECKERS_TEST_PYTHON").map(PathBuf::from),
-        Some(workspace().join("target/test-deps/pydraughts-venv/bin/python")),
-    ];
-    candidates.into_iter().flatten().find(|python| {
-        Command::new(python).args(["-c", "import draughts"]).output().is_ok_and(|out| out.status.success())
-    })
-}
-
-/// xorshift64*: a fixed seed gives the same games on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 /// A variant as pydraughts knows it: its name there and its square numbers.
 trait Theirs: RuleSet {
@@ -128,18 +101,18 @@ fn random_position<V: Theirs>(rng: &mut Rng) -> Board<V> {
     loop {
         let squares = <V::Geometry as Geometry>::SQUARES;
         let mut setup = BoardSetup {
-            turn: Some(if rng.below(2) == 0 { Color::White } else { Color::Black }),
+            turn: Some(if rng.index(2) == 0 { Color::White } else { Color::Black }),
             ..BoardSetup::default()
         };
         let mut used = Vec::new();
         for color in [Color::White, Color::Black] {
-            for _ in 0..1 + rng.below(6) {
-                let square = 1 + rng.below(squares as usize) as u32;
+            for _ in 0..1 + rng.index(6) {
+                let square = 1 + rng.index(squares as usize) as u32;
                 if used.contains(&square) {
                     continue;
                 }
                 used.push(square);
-                let king = rng.below(3) == 0;
+                let king = rng.index(3) == 0;
                 let list = match (color, king) {
                     (Color::White, false) => &mut setup.white_men,
                     (Color::White, true) => &mut setup.white_kings,
@@ -166,7 +139,7 @@ fn write_game<V: Theirs>(start: Board<V>, plies: usize, rng: &mut Rng, out: &mut
         if moves.is_empty() {
             return;
         }
-        let mv = moves[rng.below(moves.len())];
+        let mv = moves[rng.index(moves.len())];
         let _ = writeln!(out, "play {}", key(&mv));
         board = board.play_unchecked(&mv);
     }

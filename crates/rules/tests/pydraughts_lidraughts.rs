@@ -13,41 +13,19 @@
 //! The Python environment is the one `tests/pydraughts_agreement.rs` uses; without it the
 //! test is skipped locally but fails when `CI=true`.
 
+mod board_support;
+
 use std::fmt::Write as _;
 use std::io::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 
+use board_support::{python, SplitMix as Rng};
 use checkers_rules::board::{
     Antidraughts, Board, BoardGame, BoardMove, BoardOutcome, BoardSetup, Breakthrough, Frisian, Frysk,
     RuleSet,
 };
 use checkers_rules::{Color, Piece, Role};
-
-/// A Python interpreter that can import pydraughts, if there is one.
-fn python() -> Option<PathBuf> {
-    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let candidates = [
-        std::env::var_os("CHECKERS_TEST_PYTHON").map(PathBuf::from),
-        Some(workspace.join("target/test-deps/pydraughts-venv/bin/python")),
-    ];
-    candidates.into_iter().flatten().find(|python| {
-        Command::new(python).args(["-c", "import draughts"]).output().is_ok_and(|out| out.status.success())
-    })
-}
-
-/// splitmix64: a fixed seed gives the same games on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        ((z ^ (z >> 31)) % n as u64) as usize
-    }
-}
 
 /// FEN as pydraughts reads it (10x10 numbers are the same on both sides).
 fn fen<V: RuleSet>(board: &Board<V>) -> String {
@@ -93,17 +71,17 @@ enum Kings {
 /// A random valid position with 1-`most` pieces a side.
 fn random_position<V: RuleSet>(rng: &mut Rng, most: usize, kings: Kings) -> Board<V> {
     loop {
-        let turn = if rng.below(2) == 0 { Color::White } else { Color::Black };
+        let turn = if rng.index(2) == 0 { Color::White } else { Color::Black };
         let mut setup = BoardSetup { turn: Some(turn), ..BoardSetup::default() };
         let mut used = Vec::new();
         for color in [Color::White, Color::Black] {
-            for _ in 0..1 + rng.below(most) {
-                let square = 1 + rng.below(50) as u32;
+            for _ in 0..1 + rng.index(most) {
+                let square = 1 + rng.index(50) as u32;
                 if used.contains(&square) {
                     continue;
                 }
                 used.push(square);
-                let king = kings == Kings::Only || (kings == Kings::Some && rng.below(3) == 0);
+                let king = kings == Kings::Only || (kings == Kings::Some && rng.index(3) == 0);
                 let list = match (color, king) {
                     (Color::White, false) => &mut setup.white_men,
                     (Color::White, true) => &mut setup.white_kings,
@@ -149,10 +127,10 @@ fn write_game<V: RuleSet>(
         let runner = last_king[side].and_then(|square| position.piece_at(square));
         let own_king = runner.is_some_and(|p| p.color == position.turn() && p.role == Role::King);
         barred += usize::from(own_king && again.is_empty() && !position.has_capture());
-        let mv = if !again.is_empty() && rng.below(4) != 0 {
-            *again[rng.below(again.len())]
+        let mv = if !again.is_empty() && rng.index(4) != 0 {
+            *again[rng.index(again.len())]
         } else {
-            moves[rng.below(moves.len())]
+            moves[rng.index(moves.len())]
         };
         let is_king = position.piece_at(mv.from()).is_some_and(|p| p.role == Role::King);
         last_king[side] = (is_king && !mv.is_capture()).then_some(mv.to());

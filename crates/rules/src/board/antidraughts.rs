@@ -9,8 +9,7 @@ use super::geometry::Dark10;
 use super::movegen::MajorityCapture;
 use super::moves::BoardMove;
 use super::position::{Board, RuleSet};
-use super::rules::Referee;
-use crate::game::WinReason;
+use super::rules::{no_legal_move_loses, side_without_move, Referee};
 use crate::position::Color;
 
 /// Antidraughts (lidraughts' `antidraughts`): International draughts played to lose: the side
@@ -34,11 +33,8 @@ pub struct AntidraughtsReferee;
 impl<V: RuleSet> Referee<V> for AntidraughtsReferee {
     fn decide(positions: &[Board<V>], moves: &[BoardMove<V>]) -> Option<BoardOutcome> {
         let position = positions.last()?;
-        if !position.has_legal_move() {
-            return Some(BoardOutcome::VariantWin {
-                winner: position.turn(),
-                reason: BoardWinReason::NoMovesLeft,
-            });
+        if let Some(winner) = side_without_move(position) {
+            return Some(BoardOutcome::VariantWin { winner, reason: BoardWinReason::NoMovesLeft });
         }
         is_threefold_repetition(positions, moves)
             .then_some(BoardOutcome::Draw { reason: BoardDrawReason::ThreefoldRepetition })
@@ -67,11 +63,8 @@ pub struct BreakthroughReferee;
 impl<V: RuleSet> Referee<V> for BreakthroughReferee {
     fn decide(positions: &[Board<V>], _moves: &[BoardMove<V>]) -> Option<BoardOutcome> {
         let position = positions.last()?;
-        if !position.has_legal_move() {
-            return Some(BoardOutcome::Win {
-                winner: position.turn().opponent(),
-                reason: WinReason::NoLegalMove,
-            });
+        if let Some(outcome) = no_legal_move_loses(position) {
+            return Some(outcome);
         }
         [Color::White, Color::Black]
             .into_iter()

@@ -9,8 +9,7 @@ use super::bits::Bits;
 use super::game::{BoardDrawReason, BoardOutcome};
 use super::moves::BoardMove;
 use super::position::{Board, RuleSet};
-use super::rules::Referee;
-use crate::game::WinReason;
+use super::rules::{no_legal_move_loses, Referee};
 use crate::position::{Color, Role};
 
 /// The FMJD's referee: International, Brazilian and Canadian games end by it.
@@ -20,11 +19,8 @@ pub struct FmjdReferee;
 impl<V: RuleSet> Referee<V> for FmjdReferee {
     fn decide(positions: &[Board<V>], moves: &[BoardMove<V>]) -> Option<BoardOutcome> {
         let position = *positions.last()?;
-        if !position.has_legal_move() {
-            return Some(BoardOutcome::Win {
-                winner: position.turn().opponent(),
-                reason: WinReason::NoLegalMove,
-            });
+        if let Some(outcome) = no_legal_move_loses(&position) {
+            return Some(outcome);
         }
         let draw = |reason| Some(BoardOutcome::Draw { reason });
         if is_threefold_repetition(positions, moves) {

@@ -30,8 +30,7 @@ use super::game::{BoardDrawReason, BoardOutcome};
 use super::geometry::{Dark10, Geometry};
 use super::moves::BoardMove;
 use super::position::{Board, RuleSet};
-use super::rules::Referee;
-use crate::game::WinReason;
+use super::rules::{no_legal_move_loses, Referee};
 use crate::position::{Color, Role};
 
 /// A rule set that plays by Frisian rules on the 10x10 board: [`Frisian`] and [`Frysk`].
@@ -263,11 +262,8 @@ pub struct FrisianReferee;
 impl<V: FrisianFamily> Referee<V> for FrisianReferee {
     fn decide(positions: &[Board<V>], moves: &[BoardMove<V>]) -> Option<BoardOutcome> {
         let position = positions.last()?;
-        if !position.has_legal_move() {
-            return Some(BoardOutcome::Win {
-                winner: position.turn().opponent(),
-                reason: WinReason::NoLegalMove,
-            });
+        if let Some(outcome) = no_legal_move_loses(position) {
+            return Some(outcome);
         }
         let pieces = position.side_bits(Color::White) | position.side_bits(Color::Black);
         if !(pieces & !position.kings).is_zero() {

@@ -9,6 +9,8 @@ use super::game::BoardOutcome;
 use super::moves::{BoardMove, BoardMoves};
 use super::perft::BoardPerft;
 use super::position::{Board, RuleSet};
+use crate::game::WinReason;
+use crate::position::Color;
 
 /// A variant's move rules.
 ///
@@ -71,6 +73,19 @@ pub trait Referee<V: RuleSet>: 'static {
     /// The outcome the board dictates after the last of `moves` (`positions[0]` is the start
     /// and `positions[i]` follows `moves[i - 1]`), or `None` while the game goes on.
     fn decide(positions: &[Board<V>], moves: &[BoardMove<V>]) -> Option<BoardOutcome>;
+}
+
+/// The side to move, if it has no legal move (no pieces left, or all blocked): every
+/// variant's referee ends the game there before anything else.
+pub(crate) fn side_without_move<V: RuleSet>(position: &Board<V>) -> Option<Color> {
+    (!position.has_legal_move()).then(|| position.turn())
+}
+
+/// The outcome when the side to move has no legal move and so loses, as in every variant but
+/// Antidraughts (where it wins).
+pub(crate) fn no_legal_move_loses<V: RuleSet>(position: &Board<V>) -> Option<BoardOutcome> {
+    side_without_move(position)
+        .map(|stuck| BoardOutcome::Win { winner: stuck.opponent(), reason: WinReason::NoLegalMove })
 }
 
 impl<V: RuleSet> Board<V> {

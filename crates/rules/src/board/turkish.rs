@@ -21,8 +21,7 @@ use super::geometry::{Full8, Geometry};
 use super::movegen::{CaptureSink, ListSink, RouteRecorder};
 use super::moves::{BoardMove, BoardMoves};
 use super::position::{Board, RuleSet};
-use super::rules::{MoveRules, Referee};
-use crate::game::WinReason;
+use super::rules::{no_legal_move_loses, MoveRules, Referee};
 use crate::position::Color;
 
 /// Turkish draughts: sixteen men a side on the 64 squares, White on ranks 2 and 3, Black on
@@ -285,11 +284,8 @@ pub struct TurkishReferee;
 impl<V: RuleSet> Referee<V> for TurkishReferee {
     fn decide(positions: &[Board<V>], moves: &[BoardMove<V>]) -> Option<BoardOutcome> {
         let position = positions.last()?;
-        if !position.has_legal_move() {
-            return Some(BoardOutcome::Win {
-                winner: position.turn().opponent(),
-                reason: WinReason::NoLegalMove,
-            });
+        if let Some(outcome) = no_legal_move_loses(position) {
+            return Some(outcome);
         }
         let draw = |reason| Some(BoardOutcome::Draw { reason });
         let lone = |color| position.piece_count(color) == 1;

@@ -2,8 +2,11 @@
 
 use thiserror::Error;
 
+use crate::board::BoardFenLoadError;
 use crate::error::FenLoadError;
 use crate::shown::{escape_controls, excerpt};
+
+use super::game_type::known_game_types;
 
 /// A tag that cannot be set on a game.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -56,8 +59,19 @@ pub enum PdnErrorKind {
     UnexpectedChar(char),
     #[error("GameType `{}` does not start with a number", excerpt(.0))]
     BadGameType(String),
+    /// A GameType the 8x8 reader ([`read_pdn`](super::read_pdn)) does not read: it reads
+    /// English and Russian only.
     #[error("GameType {0} is not a variant we play (21 English, 25 Russian)")]
     UnsupportedGameType(u32),
+    /// A GameType that names no variant the library knows.
+    #[error("GameType {0} is not a variant we play (known: {known})", known = known_game_types())]
+    UnknownGameType(u32),
+    /// A GameType of another variant than the one the reader was asked for.
+    #[error("GameType {found} is {found_variant}, not {expected}")]
+    WrongGameType { found: u32, found_variant: &'static str, expected: &'static str },
+    /// A FEN tag that is no position of the board variant's board.
+    #[error("bad FEN `{}`: {error}", excerpt(.fen))]
+    BadBoardFen { fen: String, error: BoardFenLoadError },
     #[error("bad FEN `{}`: {error}", excerpt(.fen))]
     BadFen { fen: String, error: FenLoadError },
     #[error("SetUp is \"1\" but there is no FEN tag")]

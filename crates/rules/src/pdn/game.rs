@@ -30,13 +30,7 @@ use crate::moves::Move;
 use crate::position::{Color, Position, Variant};
 
 use super::error::PdnTagError;
-
-/// Tags written first, in this order (the PDN "seven tag roster" less Result, in the order
-/// checkers players list them: Black moves first in English).
-pub(super) const ROSTER: [&str; 6] = ["Event", "Site", "Date", "Round", "Black", "White"];
-
-/// Tags the game keeps as structure rather than text (compared without case when reading).
-const RESERVED: [&str; 4] = ["Result", "GameType", "SetUp", "FEN"];
+use super::record::Record;
 
 /// How a game ended, as PDN records it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -55,7 +49,12 @@ impl PdnResult {
     /// Reads a result as PDN writes it in `variant`: the first figure is the score of the side
     /// that moves first in the variant (see the module documentation).
     pub fn parse(text: &str, variant: Variant) -> Option<PdnResult> {
-        let first = variant.first_to_move();
+        PdnResult::parse_first(text, variant.first_to_move())
+    }
+
+    /// Reads a result whose first figure is the score of `first` (the side that moves first
+    /// in the game's variant), in either result set.
+    pub fn parse_first(text: &str, first: Color) -> Option<PdnResult> {
         match text.trim() {
             "1-0" | "2-0" => Some(PdnResult::Win(first)),
             "0-1" | "0-2" => Some(PdnResult::Win(first.opponent())),
@@ -68,25 +67,38 @@ impl PdnResult {
 
     /// The result as PDN writes it in `variant`.
     pub fn to_pdn(self, variant: Variant) -> &'static str {
+        self.to_pdn_first(variant.first_to_move(), ResultStyle::Default)
+    }
+
+    /// The result in `style`, the first figure the score of `first`.
+    pub fn to_pdn_first(self, first: Color, style: ResultStyle) -> &'static str {
+        let international = style == ResultStyle::International;
         match self {
-            PdnResult::Win(color) if color == variant.first_to_move() => "1-0",
-            PdnResult::Win(_) => "0-1",
-            PdnResult::Draw => "1/2-1/2",
+            PdnResult::Win(color) if color == first => ["1-0", "2-0"][usize::from(international)],
+            PdnResult::Win(_) => ["0-1", "0-2"][usize::from(international)],
+            PdnResult::Draw => ["1/2-1/2", "1-1"][usize::from(international)],
             PdnResult::DoubleForfeit => "0-0",
             PdnResult::Unknown => "*",
         }
     }
 }
 
+/// PDN 3.0's two result sets ("ResultType"): which figures a win and a draw are written with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ResultStyle {
+    /// `1-0`, `0-1`, `1/2-1/2`.
+    Default,
+    /// `2-0`, `0-2`, `1-1` (International draughts' scoring).
+    International,
+}
+
 /// A game as PDN records it. See the module documentation for what is kept.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PdnGame {
-    tags: Vec<(String, String)>,
+    /// The tags and comments.
+    record: Record,
     start: Position,
     moves: Vec<Move>,
-    /// `comments[i]` follows `moves[i]`.
-    comments: Vec<Option<String>>,
-    opening_comment: Option<String>,
     result: PdnResult,
     /// The position after the last move (derived from `start` and `moves`).
     end: Position,
@@ -101,11 +113,9 @@ impl PdnGame {
     /// A game from `start`, with no tags and no moves.
     pub fn from_position(start: Position) -> PdnGame {
         PdnGame {
-            tags: Vec::new(),
+            record: Record::default(),
             start,
             moves: Vec::new(),
-            comments: Vec::new(),
-            opening_comment: None,
             result: PdnResult::Unknown,
             end: start,
         }
@@ -136,7 +146,7 @@ impl PdnGame {
     pub fn push(&mut self, mv: Move) -> Result<(), IllegalMove> {
         self.end = self.end.try_play(&mv)?;
         self.moves.push(mv);
-        self.comments.push(None);
+        self.record.push_move();
         Ok(())
     }
 
@@ -154,93 +164,61 @@ impl PdnGame {
 
     /// The tags: Event, Site, Date, Round, Black, White (those set) first, then the others.
     pub fn tags(&self) -> &[(String, String)] {
-        &self.tags
+        self.record.tags()
     }
 
     /// The value of a tag, if set.
     pub fn tag(&self, name: &str) -> Option<&str> {
-        self.tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+        self.record.tag(name)
     }
 
     /// Sets a tag (replacing its value if it is there). Control characters in the value become
     /// spaces, as they would on the way through a file.
     pub fn set_tag(&mut self, name: &str, value: &str) -> Result<(), PdnTagError> {
-        if !is_tag_name(name) {
-            return Err(PdnTagError::BadName(name.to_string()));
-        }
-        if RESERVED.iter().any(|r| r.eq_ignore_ascii_case(name)) {
-            return Err(PdnTagError::Reserved(name.to_string()));
-        }
-        let value = normalize_tag_value(value);
-        if let Some(slot) = self.tags.iter_mut().find(|(n, _)| n == name) {
-            slot.1 = value;
-            return Ok(());
-        }
-        let at = match ROSTER.iter().position(|r| *r == name) {
-            Some(rank) => self
-                .tags
-                .iter()
-                .take_while(|(n, _)| ROSTER.iter().position(|r| r == n).is_some_and(|i| i < rank))
-                .count(),
-            None => self.tags.len(),
-        };
-        self.tags.insert(at, (name.to_string(), value));
-        Ok(())
+        self.record.set_tag(name, value)
     }
 
     /// Removes a tag; returns its value if it was set.
     pub fn remove_tag(&mut self, name: &str) -> Option<String> {
-        let i = self.tags.iter().position(|(n, _)| n == name)?;
-        Some(self.tags.remove(i).1)
+        self.record.remove_tag(name)
     }
 
     /// The comment after move `index` (0 = the first move), if any.
     pub fn comment(&self, index: usize) -> Option<&str> {
-        self.comments.get(index).and_then(|c| c.as_deref())
+        self.record.comment(index)
     }
 
     /// Sets the comment after move `index`; returns false if there is no such move. The text is
     /// stored as it will read back from a file: runs of white space become one space, `}`
     /// becomes `)`, and an empty comment is none.
     pub fn set_comment(&mut self, index: usize, text: &str) -> bool {
-        match self.comments.get_mut(index) {
-            Some(slot) => {
-                *slot = normalize_comment(text);
-                true
-            }
-            None => false,
-        }
+        self.record.set_comment(index, text)
     }
 
     /// The comment before the first move, if any.
     pub fn opening_comment(&self) -> Option<&str> {
-        self.opening_comment.as_deref()
+        self.record.opening_comment()
     }
 
     /// Sets the comment before the first move (normalised as in [`PdnGame::set_comment`]).
     pub fn set_opening_comment(&mut self, text: &str) {
-        self.opening_comment = normalize_comment(text);
+        self.record.set_opening_comment(text);
+    }
+
+    /// The tags and comments, for the reader and the writer.
+    pub(super) fn record(&self) -> &Record {
+        &self.record
+    }
+
+    pub(super) fn record_mut(&mut self) -> &mut Record {
+        &mut self.record
     }
 
     /// Plays a move the reader found among the legal moves of the last position.
     pub(super) fn push_legal(&mut self, mv: Move) {
         self.end = self.end.play_unchecked(&mv);
         self.moves.push(mv);
-        self.comments.push(None);
-    }
-
-    /// Adds a comment read after the last move (or before the first), after any comment
-    /// already there.
-    pub(super) fn append_comment(&mut self, text: &str) {
-        let slot = match self.comments.last_mut() {
-            Some(slot) => slot,
-            None => &mut self.opening_comment,
-        };
-        let joined = match slot {
-            Some(old) => format!("{old} {text}"),
-            None => text.to_string(),
-        };
-        *slot = normalize_comment(&joined);
+        self.record.push_move();
     }
 }
 
@@ -259,19 +237,6 @@ pub fn pdn_date(days_since_epoch: i64) -> String {
     format!("{year:04}.{month:02}.{day:02}")
 }
 
-fn is_tag_name(name: &str) -> bool {
-    !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-}
-
-pub(super) fn normalize_tag_value(value: &str) -> String {
-    value.chars().map(|c| if c.is_control() { ' ' } else { c }).collect()
-}
-
-fn normalize_comment(text: &str) -> Option<String> {
-    let joined = text.replace('}', ")").split_whitespace().collect::<Vec<_>>().join(" ");
-    (!joined.is_empty()).then_some(joined)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -283,18 +248,12 @@ mod tests {
         assert_eq!(PdnResult::parse("0-2", Variant::Russian), Some(PdnResult::Win(Color::Black)));
         assert_eq!(PdnResult::parse("1-1", Variant::Russian), Some(PdnResult::Draw));
         assert_eq!(PdnResult::Win(Color::White).to_pdn(Variant::English), "0-1");
-    }
-
-    #[test]
-    fn tags_keep_the_roster_first() {
-        let mut g = PdnGame::new(Variant::English);
-        g.set_tag("Annotator", "x").unwrap();
-        g.set_tag("White", "w").unwrap();
-        g.set_tag("Event", "e").unwrap();
-        g.set_tag("Black", "b").unwrap();
-        let names: Vec<&str> = g.tags().iter().map(|(n, _)| n.as_str()).collect();
-        assert_eq!(names, ["Event", "Black", "White", "Annotator"]);
-        assert!(matches!(g.set_tag("fen", "x"), Err(PdnTagError::Reserved(_))));
-        assert!(matches!(g.set_tag("a b", "x"), Err(PdnTagError::BadName(_))));
+        assert_eq!(PdnResult::parse_first("2-0", Color::Black), Some(PdnResult::Win(Color::Black)));
+        assert_eq!(
+            PdnResult::Win(Color::Black).to_pdn_first(Color::White, ResultStyle::International),
+            "0-2"
+        );
+        assert_eq!(PdnResult::Draw.to_pdn_first(Color::White, ResultStyle::International), "1-1");
+        assert_eq!(PdnResult::DoubleForfeit.to_pdn_first(Color::White, ResultStyle::International), "0-0");
     }
 }

@@ -2,7 +2,7 @@
 //! (variations, NAGs, annotations, `%` escape lines) already skipped.
 
 use super::error::PdnErrorKind;
-use super::game::normalize_tag_value;
+use super::record::normalize_tag_value;
 
 #[derive(Debug)]
 pub(super) enum Token {

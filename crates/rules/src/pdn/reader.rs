@@ -11,18 +11,24 @@
 //! absent. A bad game gives a [`PdnError`] naming the game (its number in the text and its
 //! Event and players), the line, the move (number and text) and what is wrong: [`read_pdn`]
 //! stops there, [`read_pdn_each`] goes on with the next game.
+//!
+//! The parser is one for every kind of game: what it builds is a [`Target`], which takes the
+//! game's header (its variant and start from `GameType` and `FEN`) and its moves. The 8x8
+//! games of English and Russian ([`PdnGame`]) are one target; the boards of any size
+//! (`board_reader`) are others.
 
 use crate::notation::MoveTextError;
-use crate::position::{Position, Variant};
+use crate::position::{Color, Position, Variant};
 use crate::shown::excerpt;
 
 use super::error::{PdnError, PdnErrorKind};
 use super::game::{PdnGame, PdnResult};
 use super::lexer::{Lexer, Token};
+use super::record::Record;
 
 /// Reads every game in PDN text; the first error stops the reading.
 pub fn read_pdn(text: &str) -> Result<Vec<PdnGame>, PdnError> {
-    Parser::new(text).run().into_iter().collect()
+    read_all(text)
 }
 
 /// Reads every game in PDN text, going on after a bad one: each game read, or the error that
@@ -30,7 +36,7 @@ pub fn read_pdn(text: &str) -> Result<Vec<PdnGame>, PdnError> {
 /// to its result or to the tags of the next game (an unclosed comment or variation swallows
 /// the rest of the text).
 pub fn read_pdn_each(text: &str) -> Vec<Result<PdnGame, PdnError>> {
-    Parser::new(text).run()
+    read_each(text)
 }
 
 /// Reads PDN text holding exactly one game (none reads as an empty English game; the first
@@ -39,25 +45,26 @@ pub fn read_pdn_game(text: &str) -> Result<PdnGame, PdnError> {
     Ok(read_pdn(text)?.into_iter().next().unwrap_or_else(|| PdnGame::new(Variant::English)))
 }
 
-/// A game being read.
-struct Pending {
-    number: usize,
-    /// Name, value and line of each tag read.
-    raw_tags: Vec<(String, String, usize)>,
-    opening_comments: Vec<String>,
-    /// Set once the first move (or move number) is read.
-    game: Option<PdnGame>,
-    /// The result written after the moves, if read.
-    terminator: Option<String>,
+/// Every game of `text` as `T`; the first error stops the reading.
+pub(super) fn read_all<T: Target>(text: &str) -> Result<Vec<T>, PdnError> {
+    Parser::<T>::new(text).run().into_iter().collect()
 }
 
-impl Pending {
-    fn new(number: usize) -> Pending {
-        Pending { number, raw_tags: Vec::new(), opening_comments: Vec::new(), game: None, terminator: None }
-    }
+/// Every game of `text` as `T`, or the error that stopped it.
+pub(super) fn read_each<T: Target>(text: &str) -> Vec<Result<T, PdnError>> {
+    Parser::<T>::new(text).run()
+}
 
-    /// The value of a tag (the last if repeated, names compared without case) and its line.
-    fn raw_tag(&self, name: &str) -> Option<(&str, usize)> {
+/// The tags of a game being read, with their lines.
+pub(super) struct Header {
+    /// Name, value and line of each tag read.
+    raw_tags: Vec<(String, String, usize)>,
+}
+
+impl Header {
+    /// The value of a tag (the last if repeated, names compared without case, blanks trimmed)
+    /// and its line.
+    pub(super) fn tag(&self, name: &str) -> Option<(&str, usize)> {
         self.raw_tags
             .iter()
             .rev()
@@ -65,8 +72,143 @@ impl Pending {
             .map(|(_, v, l)| (v.trim(), *l))
     }
 
+    /// The number `GameType` starts with (`21,B,8,8,N1,0` is 21), if the tag is there and not
+    /// empty.
+    pub(super) fn game_type(&self) -> Result<Option<(u32, usize)>, (usize, PdnErrorKind)> {
+        let Some((value, line)) = self.tag("GameType").filter(|(v, _)| !v.is_empty()) else {
+            return Ok(None);
+        };
+        let first = value.split(',').next().unwrap_or("").trim();
+        let number = first.parse().map_err(|_| (line, PdnErrorKind::BadGameType(value.to_string())))?;
+        Ok(Some((number, line)))
+    }
+
+    /// The `FEN` tag, if the game has one (an empty one is none); `SetUp "1"` without it is
+    /// an error.
+    pub(super) fn fen(&self) -> Result<Option<(&str, usize)>, (usize, PdnErrorKind)> {
+        match self.tag("FEN").filter(|(v, _)| !v.is_empty()) {
+            Some(fen) => Ok(Some(fen)),
+            None => match self.tag("SetUp") {
+                Some(("1", line)) => Err((line, PdnErrorKind::MissingFen)),
+                _ => Ok(None),
+            },
+        }
+    }
+}
+
+/// What the parser builds: a game of some variant, begun from the header and played on move
+/// by move.
+pub(super) trait Target: Sized {
+    /// The game the header describes (its variant and start), before its first move; an
+    /// error names the line of the tag at fault.
+    fn begin(header: &Header) -> Result<Self, (usize, PdnErrorKind)>;
+    fn record_mut(&mut self) -> &mut Record;
+    /// The side that moves first in the game's variant (the first figure of a result).
+    fn first_player(&self) -> Color;
+    /// The side to move at the start.
+    fn starting_side(&self) -> Color;
+    fn moves_played(&self) -> usize;
+    /// Reads one move, checks it and plays it; `number` names it in an error.
+    fn play(&mut self, text: &str, number: String) -> Result<(), PdnErrorKind>;
+    fn set_result(&mut self, result: PdnResult);
+}
+
+/// The number a move is written with: `12.` for the first player's, `12...` for the other's.
+fn move_number<T: Target>(game: &T) -> String {
+    let offset = usize::from(game.starting_side() != game.first_player());
+    let ply = game.moves_played() + offset;
+    format!("{}{}", ply / 2 + 1, if ply.is_multiple_of(2) { "." } else { "..." })
+}
+
+impl Target for PdnGame {
+    fn begin(header: &Header) -> Result<PdnGame, (usize, PdnErrorKind)> {
+        let variant = match header.game_type()? {
+            None => Variant::English,
+            Some((number, line)) => Variant::from_pdn_game_type(number)
+                .ok_or((line, PdnErrorKind::UnsupportedGameType(number)))?,
+        };
+        let start = match header.fen()? {
+            Some((fen, line)) => Position::from_fen(variant, fen)
+                .map_err(|error| (line, PdnErrorKind::BadFen { fen: fen.to_string(), error }))?,
+            None => Position::start(variant),
+        };
+        Ok(PdnGame::from_position(start))
+    }
+
+    fn record_mut(&mut self) -> &mut Record {
+        PdnGame::record_mut(self)
+    }
+
+    fn first_player(&self) -> Color {
+        self.variant().first_to_move()
+    }
+
+    fn starting_side(&self) -> Color {
+        self.start().turn()
+    }
+
+    fn moves_played(&self) -> usize {
+        self.moves().len()
+    }
+
+    fn play(&mut self, text: &str, number: String) -> Result<(), PdnErrorKind> {
+        let text = text.to_string();
+        match self.end_position().parse_move(&text) {
+            Ok(mv) => {
+                self.push_legal(mv);
+                Ok(())
+            }
+            Err(e) => Err(match e {
+                MoveTextError::Illegal { reason, .. } => {
+                    PdnErrorKind::IllegalMove { number, text, reason: reason.to_string() }
+                }
+                MoveTextError::Ambiguous { candidates, .. } => {
+                    PdnErrorKind::AmbiguousMove { number, text, candidates }
+                }
+                MoveTextError::Syntax(_) => PdnErrorKind::NotAMove {
+                    number,
+                    text,
+                    detail: "expected squares such as 11-15, 9x18x27 or c3-d4".to_string(),
+                },
+                MoveTextError::BadSquare { text: square } => PdnErrorKind::NotAMove {
+                    number,
+                    text,
+                    detail: format!("`{}` is not a square", excerpt(&square)),
+                },
+            }),
+        }
+    }
+
+    fn set_result(&mut self, result: PdnResult) {
+        PdnGame::set_result(self, result);
+    }
+}
+
+/// A game being read.
+struct Pending<T> {
+    number: usize,
+    header: Header,
+    opening_comments: Vec<String>,
+    /// Set once the first move (or move number) is read.
+    game: Option<T>,
+    /// The result written after the moves, if read.
+    terminator: Option<String>,
+}
+
+impl<T: Target> Pending<T> {
+    fn new(number: usize) -> Pending<T> {
+        Pending {
+            number,
+            header: Header { raw_tags: Vec::new() },
+            opening_comments: Vec::new(),
+            game: None,
+            terminator: None,
+        }
+    }
+
     fn error(&self, line: usize, kind: PdnErrorKind) -> PdnError {
-        let tag = |name| self.raw_tags.iter().rev().find(|(n, ..)| n == name).map(|(_, v, _)| v.clone());
+        let tag =
+            |name| self.header.raw_tags.iter().rev().find(|(n, ..)| n == name).map(|(_, v, _)| v.clone());
         PdnError {
             game: self.number,
             event: tag("Event"),
@@ -79,36 +221,16 @@ impl Pending {
 
     /// The game with its variant and start position from the tags (built on the first move).
     /// Errors name the line of the tag at fault.
-    fn begin(&mut self) -> Result<&mut PdnGame, PdnError> {
+    fn begin(&mut self) -> Result<&mut T, PdnError> {
         if self.game.is_none() {
-            let variant = match self.raw_tag("GameType").filter(|(v, _)| !v.is_empty()) {
-                None => Variant::English,
-                Some((value, line)) => {
-                    let first = value.split(',').next().unwrap_or("").trim();
-                    let number: u32 = first
-                        .parse()
-                        .map_err(|_| self.error(line, PdnErrorKind::BadGameType(value.to_string())))?;
-                    Variant::from_pdn_game_type(number)
-                        .ok_or_else(|| self.error(line, PdnErrorKind::UnsupportedGameType(number)))?
-                }
-            };
-            let fen = self.raw_tag("FEN").filter(|(v, _)| !v.is_empty());
-            let start = match fen {
-                Some((fen, line)) => Position::from_fen(variant, fen).map_err(|error| {
-                    self.error(line, PdnErrorKind::BadFen { fen: fen.to_string(), error })
-                })?,
-                None => match self.raw_tag("SetUp") {
-                    Some(("1", line)) => return Err(self.error(line, PdnErrorKind::MissingFen)),
-                    _ => Position::start(variant),
-                },
-            };
-            let mut game = PdnGame::from_position(start);
-            for (name, value, _) in &self.raw_tags {
+            let mut game = T::begin(&self.header).map_err(|(line, kind)| self.error(line, kind))?;
+            let record = game.record_mut();
+            for (name, value, _) in &self.header.raw_tags {
                 // Reserved names are kept as structure; names the lexer accepted are valid.
-                let _ = game.set_tag(name, value);
+                let _ = record.set_tag(name, value);
             }
             if !self.opening_comments.is_empty() {
-                game.set_opening_comment(&self.opening_comments.join(" "));
+                record.set_opening_comment(&self.opening_comments.join(" "));
             }
             self.game = Some(game);
         }
@@ -116,16 +238,16 @@ impl Pending {
     }
 
     fn has_content(&self) -> bool {
-        !self.raw_tags.is_empty() || self.game.is_some() || self.terminator.is_some()
+        !self.header.raw_tags.is_empty() || self.game.is_some() || self.terminator.is_some()
     }
 
-    fn finish(mut self) -> Result<PdnGame, PdnError> {
+    fn finish(mut self) -> Result<T, PdnError> {
         self.begin()?;
-        let tag_result = self.raw_tag("Result").map(|(v, _)| v.to_string());
+        let tag_result = self.header.tag("Result").map(|(v, _)| v.to_string());
         let terminator = self.terminator.take();
         let mut game = self.game.take().expect("begun above");
-        let variant = game.variant();
-        let parsed = |t: Option<&String>| t.and_then(|t| PdnResult::parse(t, variant));
+        let first = game.first_player();
+        let parsed = |t: Option<&String>| t.and_then(|t| PdnResult::parse_first(t, first));
         game.set_result(match parsed(terminator.as_ref()) {
             Some(r) if r != PdnResult::Unknown => r,
             _ => parsed(tag_result.as_ref()).unwrap_or(PdnResult::Unknown),
@@ -135,7 +257,7 @@ impl Pending {
 
     fn add_comment(&mut self, text: &str) {
         match &mut self.game {
-            Some(game) => game.append_comment(text),
+            Some(game) => game.record_mut().append_comment(text),
             None => self.opening_comments.push(text.to_string()),
         }
     }
@@ -143,47 +265,16 @@ impl Pending {
     /// Reads one move, checks it and plays it.
     fn play(&mut self, text: &str, line: usize) -> Result<(), PdnError> {
         let game = self.begin()?;
-        let position = game.end_position();
-        let variant = game.variant();
-        let offset = usize::from(game.start().turn() != variant.first_to_move());
-        let ply = game.moves().len() + offset;
-        let number = format!("{}{}", ply / 2 + 1, if ply % 2 == 0 { "." } else { "..." });
-        let text = text.to_string();
-        match position.parse_move(&text) {
-            Ok(mv) => {
-                game.push_legal(mv);
-                Ok(())
-            }
-            Err(e) => {
-                let kind = match e {
-                    MoveTextError::Illegal { reason, .. } => {
-                        PdnErrorKind::IllegalMove { number, text, reason: reason.to_string() }
-                    }
-                    MoveTextError::Ambiguous { candidates, .. } => {
-                        PdnErrorKind::AmbiguousMove { number, text, candidates }
-                    }
-                    MoveTextError::Syntax(_) => PdnErrorKind::NotAMove {
-                        number,
-                        text,
-                        detail: "expected squares such as 11-15, 9x18x27 or c3-d4".to_string(),
-                    },
-                    MoveTextError::BadSquare { text: square } => PdnErrorKind::NotAMove {
-                        number,
-                        text,
-                        detail: format!("`{}` is not a square", excerpt(&square)),
-                    },
-                };
-                Err(self.error(line, kind))
-            }
-        }
+        let number = move_number(game);
+        game.play(text, number).map_err(|kind| self.error(line, kind))
     }
 }
 
-struct Parser {
+struct Parser<T> {
     lexer: Lexer,
     /// Every game read so far, or the error that ended it.
-    results: Vec<Result<PdnGame, PdnError>>,
-    current: Option<Pending>,
+    results: Vec<Result<T, PdnError>>,
+    current: Option<Pending<T>>,
     /// How many games have been started (numbers them in errors).
     started: usize,
     /// After an error: skipping the rest of that game. `true` once its moves were reached, so
@@ -191,12 +282,12 @@ struct Parser {
     skipping: Option<bool>,
 }
 
-impl Parser {
-    fn new(text: &str) -> Parser {
+impl<T: Target> Parser<T> {
+    fn new(text: &str) -> Parser<T> {
         Parser { lexer: Lexer::new(text), results: Vec::new(), current: None, started: 0, skipping: None }
     }
 
-    fn current(&mut self) -> &mut Pending {
+    fn current(&mut self) -> &mut Pending<T> {
         if self.current.is_none() {
             self.started += 1;
             self.current = Some(Pending::new(self.started));
@@ -220,7 +311,7 @@ impl Parser {
         self.skipping = Some(in_moves);
     }
 
-    fn run(mut self) -> Vec<Result<PdnGame, PdnError>> {
+    fn run(mut self) -> Vec<Result<T, PdnError>> {
         loop {
             let (token, line) = match self.lexer.next() {
                 Ok(Some(t)) => t,
@@ -263,11 +354,11 @@ impl Parser {
                 let starts_next = self
                     .current
                     .as_ref()
-                    .is_some_and(|p| p.game.is_some() || p.raw_tags.iter().any(|(n, ..)| *n == name));
+                    .is_some_and(|p| p.game.is_some() || p.header.raw_tags.iter().any(|(n, ..)| *n == name));
                 if starts_next {
                     self.finish_current();
                 }
-                self.current().raw_tags.push((name, value, line));
+                self.current().header.raw_tags.push((name, value, line));
             }
             Token::Comment(text) => self.current().add_comment(&text),
             Token::Ignored => {}

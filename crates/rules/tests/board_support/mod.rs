@@ -1,9 +1,12 @@
-//! What the differential tests of the boards of any size share: a seeded random number
-//! generator and random valid placements of any variant.
+//! What the tests of the boards of any size share: seeded random number generators, random
+//! valid placements and random games of any variant, the Python interpreter that has
+//! pydraughts, and the reader of the perft data files.
 
 #![allow(dead_code)] // each test file uses a different part of it
 
 use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
 
 use checkers_rules::board::{Board, BoardSetup, Geometry, RuleSet};
 use checkers_rules::{Color, Role};
@@ -21,6 +24,64 @@ impl Rng {
     pub fn below(&mut self, n: u64) -> u64 {
         self.next() % n
     }
+    /// An index below `n` (the same draw as [`Rng::below`]).
+    pub fn index(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// splitmix64, the generator the pydraughts agreement of the lidraughts variants was seeded
+/// with (kept so that its seeds give the same games).
+pub struct SplitMix(pub u64);
+
+impl SplitMix {
+    /// An index below `n`.
+    pub fn index(&mut self, n: usize) -> usize {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        ((z ^ (z >> 31)) % n as u64) as usize
+    }
+}
+
+/// The workspace's root folder.
+pub fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// A Python interpreter that can import pydraughts, if there is one: `CHECKERS_TEST_PYTHON`,
+/// or the venv `scripts/setup-test-deps.sh` makes.
+pub fn python() -> Option<PathBuf> {
+    let candidates = [
+        std::env::var_os("CHECKERS_TEST_PYTHON").map(PathBuf::from),
+        Some(workspace().join("target/test-deps/pydraughts-venv/bin/python")),
+    ];
+    candidates.into_iter().flatten().find(|python| {
+        Command::new(python).args(["-c", "import draughts"]).output().is_ok_and(|out| out.status.success())
+    })
+}
+
+/// The FEN and the counts (depth 1 first) of each line of a perft data file (`#` starts a
+/// comment line), with the line's number.
+pub fn read_perft_cases<V: RuleSet>(name: &str, text: &str) -> Vec<(usize, Board<V>, Vec<u64>)> {
+    let mut cases = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        let line_no = index + 1;
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let mut fields = line.split_whitespace();
+        let fen = fields.next().expect("a FEN");
+        let board = Board::<V>::from_fen(fen).unwrap_or_else(|e| panic!("{name} line {line_no}: {e}"));
+        let counts = fields
+            .map(|n| n.parse().unwrap_or_else(|e| panic!("{name} line {line_no}: `{n}`: {e}")))
+            .collect();
+        cases.push((line_no, board, counts));
+    }
+    assert!(!cases.is_empty(), "{name} has no case");
+    cases
 }
 
 /// A random valid placement: up to `most` pieces a side, a third of them kings and every

@@ -6,9 +6,8 @@ use super::super::fmjd::king_only_plies;
 use super::super::game::{BoardDrawReason, BoardOutcome};
 use super::super::moves::BoardMove;
 use super::super::position::Board;
-use super::super::rules::Referee;
+use super::super::rules::{no_legal_move_loses, Referee};
 use super::NationalVariant;
-use crate::game::WinReason;
 
 /// The referee of the national 8x8 games.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -17,11 +16,8 @@ pub struct NationalReferee;
 impl<V: NationalVariant> Referee<V> for NationalReferee {
     fn decide(positions: &[Board<V>], moves: &[BoardMove<V>]) -> Option<BoardOutcome> {
         let position = *positions.last()?;
-        if !position.has_legal_move() {
-            return Some(BoardOutcome::Win {
-                winner: position.turn().opponent(),
-                reason: WinReason::NoLegalMove,
-            });
+        if let Some(outcome) = no_legal_move_loses(&position) {
+            return Some(outcome);
         }
         let since = king_only_plies(positions, moves);
         // Only positions since the last capture or man move can repeat the current one.
