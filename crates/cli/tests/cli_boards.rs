@@ -112,5 +112,4 @@ fn bad_input_is_refused_with_one_line() {
     assert_refused(&["moves", "--variant", "international", "--notation", "algebraic"], "numbers");
     assert_refused(&["perft", "--variant", "international", "--depth", "3", "--hash", "16"], "--hash");
     assert_refused(&["play", "--variant", "international"], "engine");
-    assert_refused(&["analyse", "--variant", "brazilian", "--depth", "2"], "engine");
 }
