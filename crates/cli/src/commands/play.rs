@@ -1,12 +1,14 @@
 //! `checkers play`: the terminal game, as the project specifies it: a person against the
 //! computer (or two people at one keyboard) on a board drawn in the terminal.
 //!
-//! The game loop and the commands are written once against the small traits of `variant`,
-//! which English and Russian's 8x8 positions implement (`checkers`).
+//! Every variant: English and Russian on the 8x8 code, the others on the boards of any size
+//! (International and its family, the national 8x8 games, Canadian, Turkish); the game loop
+//! and the commands are written once against the small traits of `variant`, which each kind
+//! of position implements (`checkers`, `boards`).
 //!
 //! The board with `b`/`B` for Black and `r`/`R` (or `w`/`W`) for the other side, the square
 //! names to its right, the last move marked. The player types moves (`11-15`, `11 15`,
-//! `9x18x27`, the short `9x27`, algebraic `c3-d4` in Russian)
+//! `9x18x27`, the short `9x27`; algebraic `c3-d4` in Russian, Brazilian, Czech and Turkish)
 //! or commands (`help`, `hint`, `undo`, `draw`, `resign`, `flip`, `moves`, `board`,
 //! `save [FILE]`, `new`, `quit`, `review` once the game is over; see `commands`); a move
 //! that is not legal is refused with the reason and asked for again. The computer plays at
@@ -20,6 +22,8 @@
 //! which every coloured piece of text resets.
 
 mod board;
+mod board_text;
+mod boards;
 mod checkers;
 mod commands;
 mod input;
@@ -34,7 +38,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use anyhow::{bail, Context};
 use checkers_engine::{Engine, EngineOptions, Level, SearchPosition, StopHandle};
-use checkers_rules::{escape_controls, excerpt, AnyPdnGame, Color, Position};
+use checkers_rules::board::Board;
+use checkers_rules::{escape_controls, excerpt, with_board_variant, AnyPdnGame, Color, Position};
 
 use crate::common::{read_lossy_line, VariantArg};
 use board::{Letters, Style, RESET};
@@ -116,23 +121,32 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 let moves = game.moves().to_vec();
                 start_game(&args, game.start(), Some(Continued { last: &last, moves }))
             }
-            AnyPdnGame::Board(game) => {
-                bail!(
-                    "the last game in {} is {}, which the terminal game does not play yet",
-                    args.record.display(),
-                    game.variant()
-                )
-            }
+            AnyPdnGame::Board(game) => with_board_variant!(game.variant(), V => {
+                let game = game.get::<V>().context("the continued game's variant")?;
+                let moves = game.moves().to_vec();
+                start_game(&args, game.start(), Some(Continued { last: &last, moves }))
+            }),
         };
     }
-    let variant = args.variant.unwrap_or(VariantArg::English).engine()?;
-    let start = match &args.fen {
-        None => Position::start(variant),
-        Some(text) => {
-            Position::from_fen(variant, text).with_context(|| format!("bad --fen `{}`", excerpt(text)))?
+    let variant = args.variant.unwrap_or(VariantArg::English);
+    let bad_fen = |text: &str| format!("bad --fen `{}`", excerpt(text));
+    match variant.board() {
+        Some(board) => with_board_variant!(board, V => {
+            let start = match &args.fen {
+                None => Board::<V>::start(),
+                Some(text) => board_text::board_from_fen::<V>(text).with_context(|| bad_fen(text))?,
+            };
+            start_game(&args, start, None)
+        }),
+        None => {
+            let variant = variant.engine()?;
+            let start = match &args.fen {
+                None => Position::start(variant),
+                Some(text) => Position::from_fen(variant, text).with_context(|| bad_fen(text))?,
+            };
+            start_game(&args, start, None)
         }
-    };
-    start_game(&args, start, None)
+    }
 }
 
 /// The last game of the record, to go on with: where it is in the file, its tags, its moves.

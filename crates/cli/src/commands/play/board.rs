@@ -200,6 +200,7 @@ impl Style {
 mod tests {
     use super::super::variant::TerminalPosition;
     use super::*;
+    use checkers_rules::board::{Board, Canadian};
     use checkers_rules::{Position, Variant};
 
     fn plain(letters: Letters) -> Style {
@@ -300,6 +301,23 @@ mod tests {
         assert_eq!(
             flipped.lines().nth(2).unwrap(),
             " 1 |    w     w     w     w |    |    g1    e1    c1    a1 |"
+        );
+    }
+
+    /// The 12x12 board and its numbers fit 80 columns, the two pictures one space apart.
+    #[test]
+    fn canadian_fits_eighty_columns() {
+        let text = plain(Letters::White).render(&Board::<Canadian>::start().grid(None), "", "");
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 16);
+        assert!(lines.iter().all(|l| l.len() <= 80), "{text}");
+        assert_eq!(
+            lines[2],
+            "  |    b     b     b     b     b     b | |     1     2     3     4     5     6 |"
+        );
+        assert_eq!(
+            lines[13],
+            "  | w     w     w     w     w     w    | | 67    68    69    70    71    72    |"
         );
     }
 }

@@ -1,8 +1,9 @@
 //! What the terminal game needs of a variant, as two small traits: [`TerminalPosition`] for
 //! its positions (the texts a player reads and types, the board's picture, the record's
 //! text) and [`TerminalGame`] for its games (moves played, taken back, declared, and how
-//! the game ended). The 8x8 positions of English and Russian (`checkers.rs`) implement them;
-//! the game loop and the commands are written once against them.
+//! the game ended). The 8x8 positions of English and Russian (`checkers.rs`) and the boards
+//! of every other variant (`boards.rs`) implement them; the game loop and the commands are
+//! written once against them.
 
 use checkers_engine::{Engine, SearchPosition};
 use checkers_rules::{Color, Game, Piece};
