@@ -113,5 +113,4 @@ fn bad_input_is_refused_with_one_line() {
     assert_refused(&["perft", "--variant", "international", "--depth", "3", "--hash", "16"], "--hash");
     // `play` plays every variant; a FEN of another board is refused before the game starts.
     assert_refused(&["play", "--variant", "international", "--fen", "W:W31-50:B1-20,51"], "51");
-    assert_refused(&["analyse", "--variant", "brazilian", "--depth", "2"], "engine");
 }
