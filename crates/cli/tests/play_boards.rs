@@ -597,7 +597,10 @@ fn a_board_game_goes_on_in_its_place_after_an_english_one() {
     assert!(out.contains("Game over. Black wins: White resigned.\nThe computer wins.\n"), "{out}");
     // The engine reviews the board game as it does English and Russian ones.
     assert!(out.contains("> review\nReviewing 4 moves…\n"), "{out}");
-    assert!(out.contains("Review (500 thousand nodes a position; ? a mistake, ?? a blunder): White (you): "), "{out}");
+    assert!(
+        out.contains("Review (500 thousand nodes a position; ? a mistake, ?? a blunder): White (you): "),
+        "{out}"
+    );
     let now = board_game::<International>(&games(dir.path(), "gamerec.txt")[1]);
     assert_eq!(now.result(), PdnResult::Win(Color::Black));
     assert!(record(dir.path(), "gamerec.txt").contains("{Black wins: White resigned} 0-2"));
