@@ -18,17 +18,25 @@
 //!   and the moves are standard. In Russian draughts the position is standard and the moves
 //!   count from a1: square `n` is on rank `(n - 1) / 4 + 1`, the `(n - 1) % 4`-th dark square
 //!   of that rank (1 = a1, 4 = g1, 5 = b2, 32 = h8).
+//!
+//! The variants on boards of any size have their names ([`HubVariant`], with the aliases
+//! pydraughts, lidraughts and Scan send) and their positions and moves in both numberings
+//! (`board_from_hub`, `board_move_from_hub`, ...: see that module).
 
+mod board_numbering;
 mod error;
 mod job;
 mod numbering;
 mod session;
 mod sync_session;
+mod variant;
 mod wire;
 
+pub use board_numbering::{board_from_hub, board_move_from_hub, board_move_to_hub, board_to_hub, HubFen};
 pub use error::{HubError, MoveTextError};
 pub use job::{GoMode, SearchJob};
 pub use numbering::{move_from_hub, move_to_hub, position_from_hub, position_to_hub, Numbering};
 pub use session::{Action, Hub, Reply, HUB_MAX_HASH_MB, HUB_MAX_THREADS};
 pub use sync_session::SyncSession;
+pub use variant::HubVariant;
 pub use wire::{error_line, quote, score_to_hub, HubLine, MAX_LINE_BYTES};
