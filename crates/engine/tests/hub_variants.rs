@@ -126,7 +126,7 @@ fn international_positions_moves_and_refusals() {
         ("pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww", "bad position `Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww`: expected 51 letters (W or B, then one of w b W B e for each of squares 1-50), found 33"),
         (&format!("pos pos={start} moves=\"31-25\""), "bad move 1 `31-25` in moves: 31 can go to 26 or 27"),
         (&format!("pos pos={start} moves=\"51-46\""), "bad move 1 `51-46` in moves: `51` is not a square 1-50"),
-        (&format!("pos pos={start} moves=\"32-28 19-23 33-29\""), "bad move 3 `33-29` in moves: a capture of 1 piece (the most there are to take) is compulsory: 28x19"),
+        (&format!("pos pos={start} moves=\"32-28 19-23 33-29\""), "bad move 3 `33-29` in moves: a capture of 1 piece is compulsory: 28x19"),
         (&format!("pos pos={start} moves=\"32x28\""), "bad move 1 `32x28` in moves: a capture is written with x, a quiet move with -"),
         ("pos pos=W:W51:B1", "bad position `W:W51:B1`: malformed FEN: FEN square `51` is not a square of the 10x10 board (squares are numbers 1-50)"),
     ] {
