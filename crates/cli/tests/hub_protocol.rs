@@ -1,12 +1,17 @@
 //! `checkers hub` through the real binary: a scripted GUI session over pipes, with a search
-//! to a depth, a ponder search answered after `ping` and `stop`, refused lines, and `quit`.
+//! to a depth, a ponder search answered after `ping` and `stop`, refused lines, and `quit`;
+//! and one session through the variants on boards of any size, each answered in its own
+//! numbering, with pondering, `ponder-hit` and `stop` on a 10x10 board.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::time::Duration;
 
-use checkers_engine::hub::{move_from_hub, position_from_hub, Numbering};
+use checkers_engine::hub::{
+    board_from_hub, board_move_from_hub, board_to_hub, move_from_hub, position_from_hub, HubFen, Numbering,
+};
+use checkers_rules::board::{Board, Canadian, Frisian, International, Italian, Turkish};
 use checkers_rules::{Position, Variant};
 
 /// How long a test waits for an answer before calling the engine stuck (a guard against a
@@ -74,9 +79,9 @@ fn scripted_gui_session() {
     engine.send("hub");
     let intro = engine.until("wait");
     assert!(intro[0].starts_with("id name=checkers "), "{intro:?}");
-    assert!(intro
-        .iter()
-        .any(|l| l == "param name=variant value=english type=enum values=\"english russian\""));
+    assert!(intro.iter().any(|l| l
+        == "param name=variant value=english type=enum values=\"english russian international brazilian \
+            canadian frisian frysk antidraughts breakthrough italian spanish portuguese czech pool thai turkish\""));
     assert!(intro.iter().any(|l| l.starts_with("param name=numbering value=standard")));
 
     engine.send("set-param name=variant value=russian");
@@ -150,4 +155,114 @@ fn closed_input_ends_the_engine() {
     let Engine { mut child, stdin, .. } = engine;
     drop(stdin);
     assert!(child.wait().unwrap().success());
+}
+
+/// Checks a search's answer in `V`: `info` lines whose principal variations are legal lines
+/// from `position`, then a `done` line with a legal move (and a legal expected reply).
+fn check_answer<V: HubFen>(answer: &[String], position: &str, numbering: Numbering) {
+    let (done, infos) = answer.split_last().unwrap();
+    let start = board_from_hub::<V>(position).unwrap();
+    for info in infos {
+        assert!(info.starts_with("info depth="), "{answer:?}");
+        let pv = info.split(" pv=").nth(1).unwrap().trim_matches('"');
+        let mut board = start;
+        for text in pv.split_whitespace() {
+            let mv = board_move_from_hub(&board, text, numbering).unwrap_or_else(|e| panic!("{info}: {e}"));
+            board = board.play_unchecked(&mv);
+        }
+    }
+    let best =
+        board_move_from_hub(&start, done_move(done), numbering).unwrap_or_else(|e| panic!("{done}: {e}"));
+    if let Some(ponder) = done.split(" ponder=").nth(1) {
+        let after = start.play_unchecked(&best);
+        assert!(board_move_from_hub(&after, ponder, numbering).is_ok(), "{done}");
+    }
+}
+
+#[test]
+fn board_variants_over_pipes() {
+    let mut engine = Engine::start();
+    engine.send("hub");
+    engine.until("wait");
+    engine.send("set-param name=hash value=8");
+    engine.send("set-param name=variant value=standard");
+    engine.send("init");
+    assert_eq!(engine.next(), "ready");
+
+    // International, named as pydraughts names it: a search to a depth from a game.
+    let international = board_to_hub(&Board::<International>::start());
+    engine.send(&format!("pos pos={international} moves=\"32-28 19-23 28x19 14x23\""));
+    engine.send("level depth=4");
+    engine.send("go think");
+    let answer = engine.until("done");
+    assert!(answer[answer.len() - 2].starts_with("info depth=4 "), "{answer:?}");
+    let mut after = Board::<International>::start();
+    for text in ["32-28", "19-23", "28x19", "14x23"] {
+        after = after.play_unchecked(&after.parse_move(text).unwrap());
+    }
+    check_answer::<International>(&answer, &board_to_hub(&after), Numbering::Standard);
+
+    // Pondering on the 10x10 board: `ping` answered meanwhile, then `ponder-hit` turns it into
+    // a normal search, which answers.
+    engine.send(&format!("pos pos={international}"));
+    engine.send("level nodes=3000");
+    engine.send("go ponder");
+    engine.send("ping");
+    assert!(engine.until("pong").iter().all(|l| l.starts_with("info") || l == "pong"));
+    engine.send("ponder-hit");
+    check_answer::<International>(&engine.until("done"), &international, Numbering::Standard);
+    // And `stop` ends an endless search with a move.
+    engine.send("level infinite");
+    engine.send("go analyze");
+    engine.send("stop");
+    check_answer::<International>(&engine.until("done"), &international, Numbering::Standard);
+    engine.send("new-game");
+
+    // Frisian (a capture along a rank), Italian, Canadian: the engine is rebuilt for each.
+    engine.send("set-param name=variant value=frisian");
+    engine.send("pos pos=W:W28,46:B29,5");
+    engine.send("level depth=3");
+    engine.send("go think");
+    let answer = engine.until("done");
+    assert_eq!(done_move(answer.last().unwrap()), "28x30x29", "{answer:?}");
+    check_answer::<Frisian>(&answer, "W:W28,46:B29,5", Numbering::Standard);
+    for (variant, start) in [
+        ("italian", board_to_hub(&Board::<Italian>::start())),
+        ("canadian", board_to_hub(&Board::<Canadian>::start())),
+    ] {
+        engine.send(&format!("set-param name=variant value={variant}"));
+        engine.send(&format!("pos pos={start}"));
+        engine.send("go think");
+        let answer = engine.until("done");
+        match variant {
+            "italian" => check_answer::<Italian>(&answer, &start, Numbering::Standard),
+            _ => check_answer::<Canadian>(&answer, &start, Numbering::Standard),
+        }
+    }
+
+    // Turkish in both numberings: square names, then pydraughts' numbers from a1.
+    let turkish = board_to_hub(&Board::<Turkish>::start());
+    engine.send("set-param name=variant value=turkish");
+    for numbering in [Numbering::Standard, Numbering::Pydraughts] {
+        engine.send(&format!("set-param name=numbering value={}", numbering.name()));
+        engine.send(&format!("pos pos={turkish}"));
+        engine.send("go think");
+        let answer = engine.until("done");
+        let best = done_move(answer.last().unwrap());
+        assert_eq!(
+            best.starts_with(|c: char| c.is_ascii_lowercase()),
+            numbering == Numbering::Standard,
+            "{best}"
+        );
+        check_answer::<Turkish>(&answer, &turkish, numbering);
+    }
+    // A refused line in a board variant, and the session goes on.
+    engine.send(&format!("pos pos={turkish} moves=\"a3-a5\""));
+    assert!(engine.next().starts_with("error message=\"bad move 1 `a3-a5`"));
+    engine.send("set-param name=variant value=killer");
+    assert!(engine.next().starts_with("error message=\"bad value `killer` for `variant`"));
+    engine.send("ping");
+    assert_eq!(engine.next(), "pong");
+    engine.send("quit");
+    assert!(engine.child.wait().unwrap().success());
 }

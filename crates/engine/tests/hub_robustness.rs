@@ -1,5 +1,5 @@
 //! Hostile input to the Hub protocol: arbitrary lines and near misses of real commands, in
-//! sequences. No line may panic; every answer is one well-formed line; whatever a search is
+//! sequences, in every variant. No line may panic; every answer is one well-formed line; whatever a search is
 //! asked for has a legal move to find and limits that can be computed; and after any such
 //! sequence a plain session (variant, position, level, go) still works.
 //!
@@ -7,25 +7,33 @@
 //! for a search of hours, which is the GUI's right. The `checkers hub` loop around it is tested
 //! over real pipes in the command-line crate.
 
-use checkers_engine::hub::{position_to_hub, Action, Hub, HubLine, Numbering};
-use checkers_rules::{Position, Variant};
+use checkers_engine::hub::{board_to_hub, position_to_hub, Action, Hub, HubLine, HubVariant, Numbering};
+use checkers_rules::board::Board;
+use checkers_rules::{with_board_variant, Position};
 use proptest::prelude::*;
 
-fn start(variant: Variant) -> String {
-    position_to_hub(&Position::start(variant), Numbering::Standard)
+/// The start of `variant` as a Hub position.
+fn start(variant: HubVariant) -> String {
+    match variant {
+        HubVariant::Eight(variant) => position_to_hub(&Position::start(variant), Numbering::Standard),
+        HubVariant::Board(variant) => with_board_variant!(variant, V => board_to_hub(&Board::<V>::start())),
+    }
 }
 
 /// A value as a GUI (or a fuzzer) might send it: valid ones, edge numbers, broken positions
 /// and move lists, quoting trouble.
 fn value() -> impl Strategy<Value = String> {
-    let position = prop_oneof![Just(start(Variant::English)), Just(start(Variant::Russian))];
-    let broken_position = (position.clone(), 0usize..33, "[wbWBe x?\u{e9}]").prop_map(|(p, i, c)| {
+    let position = proptest::sample::select(HubVariant::ALL.map(start).to_vec());
+    let broken_position = (position.clone(), 0usize..73, "[wbWBe x?\u{e9}]").prop_map(|(p, i, c)| {
         let mut chars: Vec<char> = p.chars().collect();
         let at = i.min(chars.len() - 1);
         chars[at] = c.chars().next().unwrap_or('x');
         chars.into_iter().collect()
     });
-    let square = prop_oneof![0u32..=40, Just(u32::MAX)];
+    let square = prop_oneof![0u32..=80, Just(u32::MAX)];
+    let named = proptest::sample::select(vec!["a3", "a4", "b3", "h8", "a9", "i1", "d4"]);
+    let turkish_move = (named.clone(), prop_oneof![Just("-"), Just("x")], named)
+        .prop_map(|(a, sep, b)| format!("\"{a}{sep}{b}\""));
     let one_move =
         (square.clone(), prop_oneof![Just("-"), Just("x")], square.clone(), proptest::option::of(square))
             .prop_map(|(a, sep, b, c)| match c {
@@ -39,6 +47,9 @@ fn value() -> impl Strategy<Value = String> {
         moves,
         Just("\"11-15 23-19 8-11\"".to_string()),
         Just("\"9-13 22-18 13x22\"".to_string()),
+        Just("\"32-28 19-23 28x19\"".to_string()),
+        Just("\"a3-a4 b6-b5 a4-a5\"".to_string()),
+        turkish_move,
         "[0-9]{1,25}",
         Just("-1".to_string()),
         Just("1e309".to_string()),
@@ -47,8 +58,9 @@ fn value() -> impl Strategy<Value = String> {
         Just("0.0000001".to_string()),
         Just("4097".to_string()),
         Just("65".to_string()),
-        Just("english".to_string()),
-        Just("russian".to_string()),
+        proptest::sample::select(HubVariant::ALL.map(|v| v.name().to_string()).to_vec()),
+        Just("frysk!".to_string()),
+        Just("killer".to_string()),
         Just("pydraughts".to_string()),
         Just("standard".to_string()),
         Just("\"\"".to_string()),
@@ -121,7 +133,7 @@ fn feed(hub: &mut Hub, text: &str) -> Result<Action, TestCaseError> {
     }
     match &reply.action {
         Action::Search(job) => {
-            prop_assert!(job.position.has_legal_move(), "a search of a lost position for {text:?}");
+            prop_assert!(job.game.has_legal_move(), "a search of a lost position for {text:?}");
             let _ = job.effective_limits();
             let _ = job.thinking();
             hub.search_finished();
@@ -144,7 +156,7 @@ proptest! {
         for text in &lines {
             feed(&mut hub, text)?;
         }
-        for variant in Variant::ALL {
+        for variant in HubVariant::ALL {
             feed(&mut hub, &format!("set-param name=variant value={variant}"))?;
             feed(&mut hub, "set-param name=numbering value=standard")?;
             feed(&mut hub, &format!("pos pos={} moves=\"\"", start(variant)))?;

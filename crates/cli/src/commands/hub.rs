@@ -1,7 +1,9 @@
-//! `checkers hub`: the engine over the Hub protocol on standard input and output.
+//! `checkers hub`: the engine over the Hub protocol on standard input and output, in every
+//! variant.
 //!
 //! The protocol itself (parsing, positions, numbering, answers) is
-//! `checkers_engine::hub::Hub`; this is only the loop around it. A reader thread turns
+//! `checkers_engine::hub::Hub`; this is only the loop around it. The engine
+//! (`SessionEngine`, of whichever variant the session plays) is kept between searches. A reader thread turns
 //! standard input into events; searches run on a worker thread, so `ping`, `stop` and
 //! `ponder-hit` are heard while the engine thinks. Lines that arrive while a search is being
 //! stopped wait until it has answered `done`, so a GUI may send `stop` and the next search
@@ -12,8 +14,10 @@ use std::io::{BufRead, Write};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread::{self, JoinHandle};
 
-use checkers_engine::hub::{error_line, Action, GoMode, Hub, HubError, SearchJob, MAX_LINE_BYTES};
-use checkers_engine::{Engine, SearchResult, StopHandle};
+use checkers_engine::hub::{
+    error_line, Action, GoMode, Hub, HubError, HubVariant, SearchJob, SessionEngine, MAX_LINE_BYTES,
+};
+use checkers_engine::{Engine, StopHandle};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {}
@@ -23,8 +27,9 @@ enum Event {
     Line(Result<String, HubError>),
     /// Standard input closed: the GUI is gone.
     Eof,
-    /// The worker finished a search and hands the engine back.
-    SearchDone(Box<Engine>, SearchResult),
+    /// The worker finished a search and hands the engine back, with the `done` line that
+    /// answers the search.
+    SearchDone(Box<SessionEngine>, String),
 }
 
 /// A search on the worker thread.
@@ -109,7 +114,7 @@ fn read_line(input: &mut impl BufRead) -> Option<Result<String, HubError>> {
 
 fn serve(events: &Sender<Event>, inbox: &Receiver<Event>) {
     let mut hub = Hub::new();
-    let mut engine: Option<Box<Engine>> = None;
+    let mut engine: Option<Box<SessionEngine>> = None;
     let mut running: Option<Running> = None;
     let mut waiting: VecDeque<Result<String, HubError>> = VecDeque::new();
     loop {
@@ -133,7 +138,7 @@ fn serve(events: &Sender<Event>, inbox: &Receiver<Event>) {
                 }
                 return;
             }
-            Event::SearchDone(returned, result) => {
+            Event::SearchDone(returned, done_line) => {
                 engine = Some(returned);
                 let Some(done) = running.take() else { continue };
                 let _ = done.worker.join();
@@ -141,7 +146,7 @@ fn serve(events: &Sender<Event>, inbox: &Receiver<Event>) {
                     let job = done.job.thinking();
                     running = Some(start(&job, &mut engine, &hub, events));
                 } else {
-                    if !send(&done.job.done_line(&result)) {
+                    if !send(&done_line) {
                         return;
                     }
                     hub.search_finished();
@@ -162,10 +167,10 @@ fn serve(events: &Sender<Event>, inbox: &Receiver<Event>) {
                     }
                 };
                 let reply = hub.handle(&line);
-                if matches!(reply.action, Action::Init(_)) {
+                if let (Action::Init(_), HubVariant::Eight(variant)) = (&reply.action, hub.variant()) {
                     // A GUI may start the clock as soon as it reads `ready`: solve the endgame
                     // database first (about a second), so the first `go` is not late.
-                    Engine::prepare_endgame(hub.variant());
+                    Engine::prepare_endgame(variant);
                 }
                 for answer in &reply.lines {
                     if !send(answer) {
@@ -181,7 +186,7 @@ fn serve(events: &Sender<Event>, inbox: &Receiver<Event>) {
                         return;
                     }
                     Action::Init(options) => {
-                        engine = Some(Box::new(Engine::new(options)));
+                        engine = Some(Box::new(SessionEngine::new(hub.variant(), options)));
                     }
                     Action::NewGame => {
                         if let Some(engine) = &mut engine {
@@ -208,18 +213,25 @@ fn serve(events: &Sender<Event>, inbox: &Receiver<Event>) {
     }
 }
 
-/// Starts `job` on a worker thread with the engine (built now if `init` never came).
-fn start(job: &SearchJob, engine: &mut Option<Box<Engine>>, hub: &Hub, events: &Sender<Event>) -> Running {
-    let mut owned = engine.take().unwrap_or_else(|| Box::new(Engine::new(hub.engine_options())));
+/// Starts `job` on a worker thread with the engine (built now if `init` never came; rebuilt
+/// by the search if the variant changed since).
+fn start(
+    job: &SearchJob,
+    engine: &mut Option<Box<SessionEngine>>,
+    hub: &Hub,
+    events: &Sender<Event>,
+) -> Running {
+    let mut owned =
+        engine.take().unwrap_or_else(|| Box::new(SessionEngine::new(hub.variant(), hub.engine_options())));
     let stop = StopHandle::new();
     let worker_stop = stop.clone();
     let worker_job = job.clone();
     let events = events.clone();
     let worker = thread::spawn(move || {
-        let result = worker_job.run(&mut owned, &worker_stop, &mut |line| {
+        let done_line = worker_job.run(&mut owned, &worker_stop, &mut |line| {
             send(&line);
         });
-        let _ = events.send(Event::SearchDone(owned, result));
+        let _ = events.send(Event::SearchDone(owned, done_line));
     });
     Running { job: job.clone(), stop, worker, stopping: false, then_think: false }
 }

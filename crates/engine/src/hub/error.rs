@@ -31,6 +31,9 @@ pub enum HubError {
     BadGoMode(String),
     #[error("no legal move: the side to move has lost")]
     NoLegalMove,
+    /// In Antidraughts the side without a move has won.
+    #[error("no legal move: the side to move has won")]
+    NoLegalMoveWins,
     #[error("the line is not UTF-8 text")]
     NotText,
     #[error("the line is longer than {0} bytes")]
@@ -42,12 +45,17 @@ pub enum HubError {
 pub enum MoveTextError {
     #[error("expected from-to or fromxtoxcaptured...")]
     Shape,
-    #[error("`{0}` is not a square 1-32")]
-    NotASquare(String),
+    /// `squares` says how the squares are named: `1-32`, `1-50`, `a1 to h8`.
+    #[error("`{text}` is not a square {squares}")]
+    NotASquare { text: String, squares: String },
     #[error("a captured square is named twice")]
     CapturedTwice,
     #[error("a capture is written with x, a quiet move with -")]
     WrongSeparator,
+    /// `fromxto` alone, where more than one capture joins the two squares (the moves it
+    /// could be, in Hub form).
+    #[error("it could be {0}: name the captured squares")]
+    Ambiguous(String),
     /// The squares are read but no legal move joins them: the rules' explanation.
     #[error("{0}")]
     Illegal(String),

@@ -151,12 +151,10 @@ pub fn move_from_hub(position: &Position, text: &str, numbering: Numbering) -> R
     }
     let mut squares = Vec::with_capacity(parts.len());
     for part in &parts {
-        let square = part
-            .trim()
-            .parse::<u32>()
-            .ok()
-            .and_then(|n| numbering.move_square(variant, n))
-            .ok_or_else(|| MoveTextError::NotASquare(part.to_string()))?;
+        let square =
+            part.trim().parse::<u32>().ok().and_then(|n| numbering.move_square(variant, n)).ok_or_else(
+                || MoveTextError::NotASquare { text: part.to_string(), squares: "1-32".to_string() },
+            )?;
         squares.push(square);
     }
     let (from, to) = (squares[0], squares[1]);
@@ -309,8 +307,10 @@ mod tests {
         let error = |text: &str| move_from_hub(&e, text, Numbering::Standard).unwrap_err();
         assert_eq!(error(""), MoveTextError::Shape);
         assert_eq!(error("9-18-27"), MoveTextError::Shape);
-        assert_eq!(error("99-1"), MoveTextError::NotASquare("99".to_string()));
-        assert_eq!(error("x"), MoveTextError::NotASquare(String::new()));
+        let not_a_square =
+            |text: &str| MoveTextError::NotASquare { text: text.to_string(), squares: "1-32".into() };
+        assert_eq!(error("99-1"), not_a_square("99"));
+        assert_eq!(error("x"), not_a_square(""));
         assert_eq!(error("9x18x14x14"), MoveTextError::CapturedTwice);
         assert!(matches!(error("9-18"), MoveTextError::Illegal(_)));
         let opening = move_from_hub(&start(Variant::English), "9x13", Numbering::Standard).unwrap_err();

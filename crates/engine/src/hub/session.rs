@@ -7,8 +7,10 @@ use std::time::Duration;
 use checkers_rules::{Position, Variant};
 
 use super::error::HubError;
+use super::game::{read_game, HubGame};
 use super::job::{GoMode, SearchJob};
-use super::numbering::{move_from_hub, move_to_hub, position_from_hub, Numbering};
+use super::numbering::{move_to_hub, Numbering};
+use super::variant::HubVariant;
 use super::wire::{error_line, quote, score_to_hub, HubLine};
 use crate::engine::EngineOptions;
 use crate::limits::{Clock, Limits, MAX_DEPTH, MAX_HASH_MB, MAX_THREADS};
@@ -33,7 +35,8 @@ const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(1);
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Action {
     None,
-    /// Build (or rebuild) the engine with these options.
+    /// Build (or rebuild) the engine with these options, for the session's variant
+    /// ([`Hub::variant`]).
     Init(EngineOptions),
     /// Forget what the engine learned (a new, unrelated game).
     NewGame,
@@ -70,7 +73,7 @@ impl Reply {
 /// whether a search is running.
 #[derive(Clone, Debug)]
 pub struct Hub {
-    variant: Variant,
+    variant: HubVariant,
     numbering: Numbering,
     options: EngineOptions,
     initialized: bool,
@@ -78,7 +81,7 @@ pub struct Hub {
     /// best move (parameter `book`, off unless set, so that matches measure the search).
     book: bool,
     /// The position to search and the positions before it.
-    position: Option<(Position, Vec<Position>)>,
+    position: Option<HubGame>,
     limits: Limits,
     searching: bool,
 }
@@ -92,7 +95,7 @@ impl Default for Hub {
 impl Hub {
     pub fn new() -> Hub {
         Hub {
-            variant: Variant::English,
+            variant: HubVariant::Eight(Variant::English),
             numbering: Numbering::Standard,
             options: EngineOptions::default(),
             initialized: false,
@@ -103,7 +106,7 @@ impl Hub {
         }
     }
 
-    pub fn variant(&self) -> Variant {
+    pub fn variant(&self) -> HubVariant {
         self.variant
     }
     pub fn numbering(&self) -> Numbering {
@@ -164,7 +167,11 @@ impl Hub {
                 env!("CARGO_PKG_VERSION"),
                 quote(ENGINE_AUTHOR)
             ),
-            format!("param name=variant value={} type=enum values=\"english russian\"", self.variant.name()),
+            format!(
+                "param name=variant value={} type=enum values={}",
+                self.variant.name(),
+                quote(&HubVariant::names(" "))
+            ),
             format!(
                 "param name=numbering value={} type=enum values=\"standard pydraughts\"",
                 self.numbering.name()
@@ -186,11 +193,8 @@ impl Hub {
         };
         match name {
             "variant" => {
-                let variant = match value.to_ascii_lowercase().as_str() {
-                    "english" | "american" => Variant::English,
-                    "russian" => Variant::Russian,
-                    _ => return Err(bad("english or russian".into())),
-                };
+                let variant = HubVariant::parse(value)
+                    .ok_or_else(|| bad(format!("one of {}", HubVariant::names(", ")).into()))?;
                 if variant != self.variant {
                     // A position belongs to its variant.
                     self.position = None;
@@ -229,19 +233,8 @@ impl Hub {
         // answered for a position the GUI did not mean.
         self.position = None;
         let text = line.require("pos")?;
-        let start = position_from_hub(text, self.variant, self.numbering)?;
-        let mut history = Vec::new();
-        let mut current = start;
-        for (i, word) in line.get("moves").unwrap_or("").split_whitespace().enumerate() {
-            let mv = move_from_hub(&current, word, self.numbering).map_err(|reason| HubError::BadMove {
-                index: i + 1,
-                text: word.to_string(),
-                reason,
-            })?;
-            history.push(current);
-            current = current.play_unchecked(&mv);
-        }
-        self.position = Some((current, history));
+        let moves = line.get("moves").unwrap_or("");
+        self.position = Some(read_game(self.variant, self.numbering, text, moves)?);
         Ok(())
     }
 
@@ -293,14 +286,17 @@ impl Hub {
             Some("analyze") | Some("analyse") => GoMode::Analyze,
             Some(other) => return Err(HubError::BadGoMode(other.to_string())),
         };
-        let (position, history) = self.position.clone().ok_or(HubError::NoPosition)?;
-        if !position.has_legal_move() {
+        let game = self.position.clone().ok_or(HubError::NoPosition)?;
+        if !game.has_legal_move() {
             // The protocol promises no such search; answer with pydraughts' null move so a
             // waiting client is not left hanging.
-            return Ok(Reply::lines(vec![error_line(&HubError::NoLegalMove), "done move=0-0".to_string()]));
+            let error = if game.no_move_wins() { HubError::NoLegalMoveWins } else { HubError::NoLegalMove };
+            return Ok(Reply::lines(vec![error_line(&error), "done move=0-0".to_string()]));
         }
-        if self.book && mode == GoMode::Think {
-            if let Some([entry, ..]) = crate::book::book(position.variant()).playable(&position) {
+        // The opening books are English's and Russian's.
+        let book_position = game.position::<Position>().filter(|_| self.book && mode == GoMode::Think);
+        if let Some(position) = book_position {
+            if let Some([entry, ..]) = crate::book::book(position.variant()).playable(position) {
                 let mv = move_to_hub(&entry.mv, position.variant(), self.numbering);
                 return Ok(Reply::lines(vec![
                     format!("info depth=0 score={} pv={}", score_to_hub(entry.score), quote(&mv)),
@@ -309,8 +305,7 @@ impl Hub {
             }
         }
         let reply = Reply::action(Action::Search(SearchJob {
-            position,
-            history,
+            game,
             limits: self.limits,
             mode,
             numbering: self.numbering,
@@ -331,7 +326,7 @@ mod tests {
         let mut hub = Hub::new();
         let errors = [
             "fly",
-            "set-param name=variant value=italian",
+            "set-param name=variant value=killer",
             "set-param name=colour value=red",
             "set-param name=hash value=0",
             "set-param value=1",
@@ -352,7 +347,7 @@ mod tests {
             assert!(reply.lines[0].starts_with("error message="), "{line}: {:?}", reply.lines);
             assert!(HubLine::parse(&reply.lines[0]).unwrap().unwrap().get("message").is_some());
         }
-        assert_eq!(hub.variant(), Variant::English);
+        assert_eq!(hub.variant(), HubVariant::Eight(Variant::English));
         assert_eq!(hub.engine_options(), EngineOptions::default());
         // An illegal move in `moves` drops the position, so `go` is refused.
         assert!(hub.handle("pos pos=Bbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww").lines.is_empty());

@@ -1,9 +1,9 @@
 //! A Hub session that runs each search to its end before reading on.
 
 use super::error::HubError;
+use super::game::SessionEngine;
 use super::session::{Action, Hub};
 use super::wire::error_line;
-use crate::engine::Engine;
 use crate::limits::StopHandle;
 
 /// A Hub session that runs each search to its end before reading on: for scripts and tests.
@@ -11,7 +11,7 @@ use crate::limits::StopHandle;
 /// under `level infinite` alone would never end, so it is refused.
 pub struct SyncSession {
     hub: Hub,
-    engine: Option<Engine>,
+    engine: Option<SessionEngine>,
 }
 
 impl Default for SyncSession {
@@ -29,6 +29,11 @@ impl SyncSession {
         &self.hub
     }
 
+    /// The engine, once built (by `init` or the first search).
+    pub fn engine(&self) -> Option<&SessionEngine> {
+        self.engine.as_ref()
+    }
+
     /// Feeds one line; returns every line the engine sends in answer (for `go`, the `info`
     /// lines and the `done` line). `None` after `quit`.
     pub fn feed(&mut self, line: &str) -> Option<Vec<String>> {
@@ -37,7 +42,7 @@ impl SyncSession {
         match reply.action {
             Action::None | Action::Stop | Action::PonderHit => {}
             Action::Quit => return None,
-            Action::Init(options) => self.engine = Some(Engine::new(options)),
+            Action::Init(options) => self.engine = Some(SessionEngine::new(self.hub.variant(), options)),
             Action::NewGame => {
                 if let Some(engine) = &mut self.engine {
                     engine.new_game();
@@ -52,10 +57,10 @@ impl SyncSession {
                         expected: "a bounded level in a session that cannot be stopped".into(),
                     }));
                 } else {
-                    let options = self.hub.engine_options();
-                    let engine = self.engine.get_or_insert_with(|| Engine::new(options));
-                    let result = job.run(engine, &StopHandle::new(), &mut |line| out.push(line));
-                    out.push(job.done_line(&result));
+                    let (variant, options) = (self.hub.variant(), self.hub.engine_options());
+                    let engine = self.engine.get_or_insert_with(|| SessionEngine::new(variant, options));
+                    let done = job.run(engine, &StopHandle::new(), &mut |line| out.push(line));
+                    out.push(done);
                 }
                 self.hub.search_finished();
             }
@@ -104,7 +109,11 @@ mod tests {
                 env!("CARGO_PKG_VERSION")
             )
         );
-        assert_eq!(out[1], "param name=variant value=english type=enum values=\"english russian\"");
+        assert_eq!(
+            out[1],
+            "param name=variant value=english type=enum values=\"english russian international brazilian \
+             canadian frisian frysk antidraughts breakthrough italian spanish portuguese czech pool thai turkish\""
+        );
         assert_eq!(out[2], "param name=numbering value=standard type=enum values=\"standard pydraughts\"");
         assert!(out[3].starts_with("param name=hash value=64 type=int"));
         assert!(out[4].starts_with("param name=threads value=1 type=int"));
