@@ -45,6 +45,7 @@
 
 mod bench;
 mod book;
+pub mod dxp;
 mod endgame;
 mod engine;
 mod eval;
