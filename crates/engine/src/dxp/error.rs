@@ -1,4 +1,5 @@
-//! Why a DXP message could not be read.
+//! Why a DXP message could not be read, and why the session refused what its own program
+//! asked of it.
 
 use thiserror::Error;
 
@@ -25,4 +26,22 @@ pub enum MessageError {
     BadSquare { square: usize, found: char },
     #[error("MOVE of {length} characters for {count} captured pieces (expected {expected} characters)")]
     CapturedCount { count: usize, length: usize, expected: usize },
+}
+
+/// Why the session did not do what its own program asked (a mistake of the caller, not of
+/// the peer).
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum SessionError {
+    #[error("only the initiator asks for games")]
+    NotInitiator,
+    #[error("a game is in progress or being asked for")]
+    GameInProgress,
+    #[error("the conversation is over")]
+    Closed,
+    #[error("it is not our turn to move")]
+    NotOurTurn,
+    #[error("{0} is not a legal move here")]
+    IllegalMove(String),
+    #[error("the start position has no legal move: {0}")]
+    StartIsOver(String),
 }

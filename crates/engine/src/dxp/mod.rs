@@ -1,25 +1,41 @@
 //! DXP, the DamExchange protocol (Harm Jetten and Jan-Jaap van Horssen's design, described
 //! on mesander.nl/damexchange), by which International draughts programs and GUIs play each
-//! other: the messages as Rust types ([`Message`]) and the stream framing ([`FrameReader`]:
-//! each message ends with a NUL). No I/O and no thread here.
+//! other: the messages as Rust types ([`Message`]), the stream framing ([`FrameReader`]:
+//! each message ends with a NUL), and a conversation as a state machine ([`Session`]), with
+//! the engine choosing the moves ([`Player`]). No I/O and no thread here: the
+//! `checkers dxp` command does the TCP, and tests drive sessions message by message.
 //!
 //! DXP carries 10x10 boards only: squares are two digits `01`-`50` in a MOVE and a position
 //! is fifty letters, and no message names the variant, which both programs must be set to
 //! beforehand. So it plays the International family's 10x10 variants: International,
 //! Frisian, Frysk!, Antidraughts and Breakthrough ([`dxp_variant`]). A GAMEREQ whose position
 //! does not fit the board is declined.
+//!
+//! How we answer what the specification leaves open (docs/protocol.md, "DXP"):
+//! - a message we cannot read: a CHAT `error: ...` naming the fault; nothing else changes;
+//! - an illegal MOVE: a CHAT naming it, then our GAMEEND (reason `0`): the game is over;
+//! - on our turn in a game the rules have ended (no legal move, a draw rule, a variant's own
+//!   end), our GAMEEND with the result from our side (`1` we lose, `2` draw, `3` we win);
+//! - BACKREQ: honoured when it names a position of the game (`K0`), otherwise `K2`;
+//! - a GAMEREQ during a game: declined (`2`).
 
 mod error;
 mod frame;
 mod message;
+mod player;
+mod session;
+mod table;
 
-pub use error::MessageError;
+pub use error::{MessageError, SessionError};
 pub use frame::{frame, FrameReader};
 pub use message::{
     color_letter, piece_letter, AcceptCode, BackAnswer, BackRequest, DxpPosition, EndReason, GameAccept,
     GameEnd, GameRequest, Message, MoveMessage, Text, DEFAULT_PORT, MAX_CAPTURED, MAX_CHAT_LEN,
     MAX_MESSAGE_LEN, MAX_POSITION_SQUARES, NAME_LEN, PROTOCOL_VERSION,
 };
+pub use player::{Player, Thinking, DEFAULT_MOVE_TIME};
+pub use session::{Event, GameSettings, Next, Reply, Role, Session};
+pub use table::{board_from_dxp, dxp_position, FinishedGame};
 
 use checkers_rules::board::BoardVariant;
 
