@@ -8,7 +8,7 @@ use thiserror::Error;
 pub enum MessageError {
     #[error("an empty message")]
     Empty,
-    #[error("a message of {0} bytes or more (at most 127 before the NUL)")]
+    #[error("a message of {0} bytes (at most 127 before the NUL)")]
     TooLong(usize),
     #[error("byte {at} is {byte:#04x}: messages are ASCII characters 1-127")]
     NotAscii { at: usize, byte: u8 },
