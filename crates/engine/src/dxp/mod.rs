@@ -18,6 +18,23 @@
 //!   end), our GAMEEND with the result from our side (`1` we lose, `2` draw, `3` we win);
 //! - BACKREQ: honoured when it names a position of the game (`K0`), otherwise `K2`;
 //! - a GAMEREQ during a game: declined (`2`).
+//!
+//! ```
+//! use checkers_engine::dxp::{Message, Next, Role, Session};
+//! use checkers_rules::board::International;
+//! use std::time::Duration;
+//!
+//! let mut follower = Session::<International>::new(Role::Follower, "checkers");
+//! // Scan asks for a game from the start, 5 minutes each, the follower playing Black.
+//! let reply = follower.receive(Ok(format!("R01{:<32}Z005000A", "Scan 2.0").as_bytes()));
+//! assert_eq!(reply.send[0].to_wire(), format!("A{:<32}0", "checkers"));
+//! assert_eq!(reply.next, Next::Wait); // White, the initiator, moves first
+//! let reply = follower.receive(Ok(b"M0003322800")); // 32-28, in 3 seconds
+//! assert_eq!(reply.next, Next::Think);
+//! let (position, _history) = follower.to_move().unwrap();
+//! let reply = follower.play(position.parse_move("19-23").unwrap(), Duration::from_secs(2)).unwrap();
+//! assert_eq!(reply.send, [Message::parse(b"M0002192300").unwrap()]);
+//! ```
 
 mod error;
 mod frame;
