@@ -25,6 +25,6 @@ cargo test --workspace --all-targets --no-fail-fast "$@"
 step 3 "cargo test --workspace --doc"
 cargo test --workspace --doc
 # The evaluation tuner sits behind a cargo feature: its own tests.
-step 4 "cargo test -p checkers-engine --features tune (the tuner)"
-cargo test -p checkers-engine --features tune --lib --bin checkers-tune tune
+step 4 "cargo test -p checkers-engine --features tune (the tuner and the opening-set generator)"
+cargo test -p checkers-engine --features tune --lib --bins
 echo "test.sh: all tests passed"

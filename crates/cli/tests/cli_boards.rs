@@ -111,6 +111,6 @@ fn bad_input_is_refused_with_one_line() {
     assert_refused(&["moves", "--variant", "international", "--moves", "32-27 32-28"], "32-28");
     assert_refused(&["moves", "--variant", "international", "--notation", "algebraic"], "numbers");
     assert_refused(&["perft", "--variant", "international", "--depth", "3", "--hash", "16"], "--hash");
-    assert_refused(&["play", "--variant", "international"], "engine");
-    assert_refused(&["analyse", "--variant", "brazilian", "--depth", "2"], "engine");
+    // `play` plays every variant; a FEN of another board is refused before the game starts.
+    assert_refused(&["play", "--variant", "international", "--fen", "W:W31-50:B1-20,51"], "51");
 }

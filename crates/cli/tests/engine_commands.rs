@@ -96,6 +96,47 @@ fn analyse_prints_info_lines_then_the_best_move() {
 /// `--multipv 3`: each depth prints three lines tagged `multipv 1..3` after the depth, with
 /// three different first moves, best first; without the option no line carries the tag.
 #[test]
+fn analyse_plays_every_variant() {
+    // Each variant's best move and every line's moves are legal: the first move of each line
+    // is among `checkers moves`, and the same search repeats word for word.
+    for variant in [
+        "international",
+        "brazilian",
+        "canadian",
+        "frisian",
+        "frysk",
+        "antidraughts",
+        "breakthrough",
+        "italian",
+        "spanish",
+        "portuguese",
+        "czech",
+        "pool",
+        "thai",
+        "turkish",
+    ] {
+        let moves = stdout(&checkers(&["moves", "--variant", variant]));
+        let legal: Vec<&str> = moves.lines().collect();
+        let args = ["analyse", "--variant", variant, "--depth", "5"];
+        let out = checkers(&args);
+        assert!(out.status.success(), "{variant}: {}", String::from_utf8_lossy(&out.stderr));
+        let text = stdout(&out);
+        let best = check_analysis(&text);
+        assert!(legal.contains(&best.as_str()), "{variant}: {best} not in {legal:?}");
+        for line in text.lines().filter(|l| l.starts_with("info")) {
+            let first = line.split(" pv ").nth(1).and_then(|pv| pv.split_whitespace().next()).unwrap();
+            assert!(legal.contains(&first), "{variant}: {line}");
+        }
+        assert_eq!(without_speed(&text), without_speed(&stdout(&checkers(&args))), "{variant}");
+    }
+    // After moves, at a level, and a lost position.
+    let out = checkers(&["analyse", "--variant", "international", "--moves", "32-28 19-23", "--level", "3"]);
+    assert!(check_analysis(&stdout(&out)).starts_with("28x"), "{}", stdout(&out));
+    let out = checkers(&["analyse", "--variant", "turkish", "--fen", "W:Wa2:Ba3,a4,b2,c2", "--depth", "3"]);
+    assert_eq!(stdout(&out).trim(), "bestmove (none)");
+}
+
+#[test]
 fn analyse_ranks_several_lines() {
     let out = checkers(&["analyse", "--variant", "english", "--depth", "8", "--multipv", "3"]);
     assert!(out.status.success());
@@ -157,6 +198,21 @@ fn bad_input_is_one_line_and_exit_2() {
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn a_board_variants_bad_input_is_one_line_and_exit_2() {
+    for (args, says) in [
+        (vec!["analyse", "--variant", "international", "--fen", "W:W51:B1"], "51"),
+        (vec!["analyse", "--variant", "brazilian", "--fen", "W:W31-50:B1-20"], "bad --fen"),
+        (vec!["analyse", "--variant", "international", "--moves", "32-27 19-24 27-20"], "move 3"),
+    ] {
+        let out = checkers(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
     }
 }
 

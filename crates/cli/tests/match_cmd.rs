@@ -142,6 +142,71 @@ fn tiny_matches_in_both_variants_write_pdn_that_reads_back() {
 }
 
 #[test]
+fn board_variants_play_matches_over_their_opening_sets() {
+    let dir = scratch("boards");
+    // International over its generated set, Italian over the eleven-man ballots (games from a
+    // ballot's position), Brazilian over the Russian 150, Turkish over its level lines.
+    for (variant, game_type) in
+        [("international", "20"), ("italian", "22"), ("brazilian", "26"), ("turkish", "30")]
+    {
+        let pdn = dir.join(format!("{variant}.pdn"));
+        let args = ["match", "level:2", "depth:1", "--variant", variant, "--openings", "2", "--quiet"];
+        let mut with_file = args.to_vec();
+        with_file.extend(["--pdn", pdn.to_str().unwrap()]);
+        let out = checkers(&with_file);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{variant}: {stdout}{}", String::from_utf8_lossy(&out.stderr));
+        let (wins, losses, draws) = score(&stdout);
+        assert_eq!(wins + losses + draws, 4, "{stdout}");
+        // The file reads back as four games of the variant, every move legal, with the score.
+        let text = std::fs::read_to_string(&pdn).unwrap();
+        let games = checkers_rules::read_any_pdn(&text).unwrap_or_else(|e| panic!("{variant}: {e}\n{text}"));
+        assert_eq!(games.len(), 4);
+        let mut first_points = 0.0;
+        for (i, game) in games.iter().enumerate() {
+            assert_eq!(game.game_type().to_string(), game_type, "{variant}");
+            assert_eq!(game.tag("Round"), Some((i + 1).to_string().as_str()));
+            let first_color = if game.tag("White") == Some("level:2") { Color::White } else { Color::Black };
+            first_points += match game.result() {
+                PdnResult::Win(c) if c == first_color => 1.0,
+                PdnResult::Win(_) => 0.0,
+                PdnResult::Draw => 0.5,
+                other => panic!("{variant}: game {} has result {other:?}", i + 1),
+            };
+        }
+        assert_eq!(first_points, f64::from(wins) + 0.5 * f64::from(draws), "{variant}: {stdout}");
+        // Resumed from the file, nothing is left to play and the score is the same.
+        let mut resumed = with_file.clone();
+        resumed.push("--resume");
+        let again = checkers(&resumed);
+        let again_stdout = String::from_utf8_lossy(&again.stdout);
+        assert!(again_stdout.contains("0 games (besides the 4 finished"), "{again_stdout}");
+        assert_eq!(score(&again_stdout), (wins, losses, draws));
+    }
+    // A file of another variant is refused.
+    let file = dir.join("international.pdn");
+    let out = checkers(&[
+        "match",
+        "level:2",
+        "depth:1",
+        "--variant",
+        "frisian",
+        "--openings",
+        "2",
+        "--pdn",
+        file.to_str().unwrap(),
+        "--resume",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("GameType"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
 fn an_external_hub_engine_plays_a_match() {
     let dir = scratch("hub");
     let pdn = dir.join("hub.pdn");

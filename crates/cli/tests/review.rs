@@ -78,6 +78,43 @@ fn every_move_gets_a_comment_and_the_blunder_is_named() {
 }
 
 #[test]
+fn games_of_the_board_variants_are_reviewed_too() {
+    // A game of the 2003 International world championship, and a short Turkish one, in one
+    // file with an English game: each reviewed by its own variant's engine.
+    let international = include_str!("../../rules/tests/data/pdn/international-wk2003.pdn");
+    let first = international.split("\n\n[").next().unwrap();
+    let turkish = "[Event \"turkish\"]\n[GameType \"30\"]\n\n1. a3-a4 h6-h5 2. b3-b4 g6-g5 *\n";
+    let file = format!("{first}\n\n{turkish}\n{GAMES}");
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("games.pdn"), &file).unwrap();
+    let out = review(dir.path(), &["games.pdn", "--nodes", "5000"], None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let reviewed = checkers_rules::read_any_pdn(&text(&out.stdout)).expect("the review is PDN");
+    let original = checkers_rules::read_any_pdn(&file).unwrap();
+    assert_eq!(reviewed.len(), 4);
+    for (after, before) in reviewed.iter().zip(&original) {
+        assert_eq!((after.game_type(), after.move_count()), (before.game_type(), before.move_count()));
+        assert_eq!(after.result(), before.result());
+    }
+    let checkers_rules::AnyPdnGame::Board(game) = &reviewed[0] else { panic!("an International game") };
+    let game = game.get::<checkers_rules::board::International>().unwrap();
+    for i in 0..game.moves().len() {
+        let comment = game.comment(i).unwrap_or_else(|| panic!("move {} has no comment", i + 1));
+        let score = comment.split(',').next().unwrap();
+        assert!(
+            score.starts_with('+')
+                || score.starts_with('-')
+                || score.contains("wins")
+                || score.contains("loses"),
+            "{comment}"
+        );
+    }
+    let stderr = text(&out.stderr);
+    assert_eq!(stderr.lines().filter(|l| l.starts_with("game ")).count(), 4, "{stderr}");
+    assert!(stderr.lines().next().unwrap().starts_with("game 1 ("), "{stderr}");
+}
+
+#[test]
 fn a_game_that_cannot_be_read_is_left_out_and_said() {
     let dir = tempfile::tempdir().unwrap();
     let games = format!("[Event \"broken\"]\n\n1. 11-14 *\n\n{GAMES}");

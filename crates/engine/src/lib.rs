@@ -45,6 +45,8 @@
 //! ```
 
 mod bench;
+#[cfg(feature = "tune")]
+pub mod board_tune;
 mod book;
 pub mod dxp;
 mod endgame;
@@ -55,6 +57,8 @@ pub mod hub;
 mod level;
 mod limits;
 mod mix;
+#[cfg(feature = "tune")]
+mod openings;
 pub mod review;
 mod score;
 mod search;
@@ -65,6 +69,7 @@ pub mod tune;
 pub use bench::{bench, BenchLine, BenchSummary, BENCH_DEPTH, BENCH_MAX_DEPTH, BENCH_POSITIONS};
 pub use book::{book, Book, BookError, BookMove};
 pub use engine::{Engine, EngineOptions, SearchInfo, SearchResult};
+pub use eval::boards::{BoardWeights, SquareTable};
 pub use game::{BoardEngine, MoveBuffer, SearchMove, SearchPosition, SearchRules};
 pub use level::{hint, judge, Choice, DrawAnswer, Level, LevelError};
 pub use limits::{Clock, Limits, StopHandle, MAX_DEPTH, MAX_HASH_MB, MAX_THREADS};
@@ -79,6 +84,8 @@ pub use eval::{
     evaluate_with, formation_indices, network_inputs, pattern_index, BlendedFormations, BlendedSquares,
     Formations, Patterns, SquareValues, Weights, FORMATION_PAIRS, PATTERN_BYTES, PATTERN_STATES,
 };
+#[cfg(feature = "tune")]
+pub use openings::{generate_openings, GeneratedOpening, OpeningPlan};
 
 use checkers_rules::{Move, Position, SquareNotation};
 

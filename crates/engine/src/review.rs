@@ -5,6 +5,7 @@
 use checkers_rules::{Color, Move, Position, SquareNotation};
 
 use crate::engine::Engine;
+use crate::game::{MoveBuffer, SearchPosition};
 use crate::limits::{Limits, StopHandle};
 use crate::score::Score;
 
@@ -30,15 +31,15 @@ pub enum Verdict {
     Blunder,
 }
 
-/// One move of a reviewed game.
+/// One move of a reviewed game (`M`: the variant's move type, the 8x8 [`Move`] by default).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MoveReview {
+pub struct MoveReview<M = Move> {
     /// The move played, and the side that played it.
-    pub played: Move,
+    pub played: M,
     pub mover: Color,
     /// The engine's choice in the position before it, and that position's score for the side
     /// to move.
-    pub best: Move,
+    pub best: M,
     pub best_score: Score,
     /// The position's score after the move played, for the side that played it.
     pub score: Score,
@@ -76,8 +77,8 @@ impl SideTally {
 }
 
 /// Counts `color`'s moves in a review.
-pub fn tally(reviews: &[MoveReview], color: Color) -> SideTally {
-    let own: Vec<&MoveReview> = reviews.iter().filter(|r| r.mover == color).collect();
+pub fn tally<M>(reviews: &[MoveReview<M>], color: Color) -> SideTally {
+    let own: Vec<&MoveReview<M>> = reviews.iter().filter(|r| r.mover == color).collect();
     let count = |verdict| own.iter().filter(|r| r.verdict == verdict).count();
     let total: i64 = own.iter().map(|r| i64::from(r.loss)).sum();
     SideTally {
@@ -88,19 +89,26 @@ pub fn tally(reviews: &[MoveReview], color: Color) -> SideTally {
     }
 }
 
-impl MoveReview {
+impl MoveReview<Move> {
     /// The comment a reviewed game gives this move: the score after it for the side that
     /// played it, and for a mistake or a blunder the engine's move from `before` (the position
     /// the move was played in) and what it kept: `-1.40, a blunder: 15-18 kept +0.32`.
     pub fn comment(&self, before: &Position, notation: SquareNotation) -> String {
+        self.comment_with(&self.best.to_pdn(before, notation))
+    }
+}
+
+impl<M> MoveReview<M> {
+    /// The comment of [`MoveReview::comment`] with the engine's move already written (as
+    /// `best_text`): for any variant's moves.
+    pub fn comment_with(&self, best_text: &str) -> String {
         let score = score_text(self.score);
         let called = match self.verdict {
             Verdict::Good => return score,
             Verdict::Mistake => "a mistake",
             Verdict::Blunder => "a blunder",
         };
-        let best = self.best.to_pdn(before, notation);
-        format!("{score}, {called}: {best} kept {}", score_text(self.best_score))
+        format!("{score}, {called}: {best_text} kept {}", score_text(self.best_score))
     }
 }
 
@@ -125,17 +133,20 @@ pub fn score_text(score: Score) -> String {
 /// at the first that is not), searching every position under `limits` with one engine, whose
 /// table carries from one position to the next. `on_move` hears how many positions are done.
 /// With one thread and a node limit, the same game gives the same review.
-pub fn review_game(
-    engine: &mut Engine,
-    start: &Position,
-    moves: &[Move],
+pub fn review_game<P: SearchPosition>(
+    engine: &mut Engine<P>,
+    start: &P,
+    moves: &[P::Move],
     limits: &Limits,
     on_move: &mut dyn FnMut(usize),
-) -> Vec<MoveReview> {
+) -> Vec<MoveReview<P::Move>> {
     let mut positions = vec![*start];
     for mv in moves {
-        let Some(next) = positions.last().and_then(|p| p.try_play(mv).ok()) else { break };
-        positions.push(next);
+        let current = positions[positions.len() - 1];
+        if !current.legal_moves().as_slice().contains(mv) {
+            break;
+        }
+        positions.push(current.play_unchecked(mv));
     }
     engine.new_game();
     let stop = StopHandle::new();
@@ -174,13 +185,13 @@ const MAX_FORCED: usize = 32;
 /// A position's best move and score for its side to move. Where the move is forced, the
 /// search starts after it (and after any forced answers): the engine answers a forced move at
 /// once with a static evaluation, which would miss what the move before it let in.
-fn judge_position(
-    engine: &mut Engine,
-    position: &Position,
-    history: &[Position],
+fn judge_position<P: SearchPosition>(
+    engine: &mut Engine<P>,
+    position: &P,
+    history: &[P],
     limits: &Limits,
     stop: &StopHandle,
-) -> (Option<Move>, Score) {
+) -> (Option<P::Move>, Score) {
     let mut line = history.to_vec();
     let mut current = *position;
     let mut forced = Vec::new();
@@ -356,8 +367,8 @@ mod tests {
             tally(&reviews, Color::White).describe("White"),
             "White: no mistakes, 0.10 a move lost on average"
         );
-        assert_eq!(tally(&[], Color::White).average_loss, 0.0);
-        assert_eq!(tally(&[], Color::White).describe("White"), "White: no moves");
+        assert_eq!(tally::<Move>(&[], Color::White).average_loss, 0.0);
+        assert_eq!(tally::<Move>(&[], Color::White).describe("White"), "White: no moves");
     }
 
     #[test]

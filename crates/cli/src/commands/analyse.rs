@@ -7,9 +7,11 @@ use std::time::Duration;
 
 use anyhow::bail;
 use checkers_engine::{
-    line_text, Engine, EngineOptions, Level, Limits, SearchInfo, StopHandle, MAX_DEPTH, MAX_THREADS,
+    Engine, EngineOptions, Level, Limits, MoveBuffer, SearchInfo, SearchPosition, StopHandle, MAX_DEPTH,
+    MAX_THREADS,
 };
-use checkers_rules::SquareNotation;
+use checkers_rules::board::Board;
+use checkers_rules::{with_board_variant, SquareNotation};
 
 use crate::common::PositionArgs;
 
@@ -73,13 +75,35 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             None => bail!("--level must be between {} and {}, found {n}", Level::MIN, Level::MAX),
         },
     };
-    let mut history = args.position.positions()?;
+    if let Some(variant) = args.position.variant.board() {
+        return with_board_variant!(variant, V => {
+            let history = super::boards::positions::<V>(&args.position)?;
+            analyse(&args, level, history, |board: &Board<V>, mv| mv.to_pdn(board))
+        });
+    }
+    let history = args.position.positions()?;
+    analyse(&args, level, history, |position, mv| mv.to_pdn(position, SquareNotation::Numeric))
+}
+
+/// Searches the last of `history` (the others are its game's earlier positions) and prints
+/// the lines, each move written by `text`.
+fn analyse<P: SearchPosition>(
+    args: &Args,
+    level: Option<Level>,
+    mut history: Vec<P>,
+    text: impl Fn(&P, &P::Move) -> String,
+) -> anyhow::Result<()> {
     let position = history.pop().expect("at least the starting position");
-    let mut engine = Engine::new(EngineOptions { hash_mb: args.hash, threads: args.threads });
+    let mut engine = Engine::<P>::new(EngineOptions { hash_mb: args.hash, threads: args.threads });
     let stop = StopHandle::new();
-    let ranked =
-        |info: &SearchInfo| if args.multipv > 1 { format!(" multipv {}", info.line) } else { String::new() };
-    let mut print_info = |info: &SearchInfo| {
+    let ranked = |info: &SearchInfo<P::Move>| {
+        if args.multipv > 1 {
+            format!(" multipv {}", info.line)
+        } else {
+            String::new()
+        }
+    };
+    let mut print_info = |info: &SearchInfo<P::Move>| {
         println!(
             "info depth {}{} score {} nodes {} nps {} pv {}",
             info.depth,
@@ -87,7 +111,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             info.score,
             info.nodes,
             info.nps(),
-            line_text(&position, &info.pv, SquareNotation::Numeric)
+            line(&position, &info.pv, &text)
         );
     };
     let result = match level {
@@ -110,12 +134,27 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                     result.score,
                     result.nodes,
                     result.nps(),
-                    mv.to_pdn(&position, SquareNotation::Numeric)
+                    text(&position, &mv)
                 );
             }
-            println!("bestmove {}", mv.to_pdn(&position, SquareNotation::Numeric));
+            println!("bestmove {}", text(&position, &mv));
         }
         None => println!("bestmove (none)"),
     }
     Ok(())
+}
+
+/// A line of moves played from `position`, separated by spaces (it stops at the first move
+/// that is not legal where it falls).
+fn line<P: SearchPosition>(position: &P, moves: &[P::Move], text: impl Fn(&P, &P::Move) -> String) -> String {
+    let mut current = *position;
+    let mut words = Vec::with_capacity(moves.len());
+    for mv in moves {
+        if !current.legal_moves().as_slice().contains(mv) {
+            break;
+        }
+        words.push(text(&current, mv));
+        current = current.play_unchecked(mv);
+    }
+    words.join(" ")
 }

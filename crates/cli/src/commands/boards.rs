@@ -1,6 +1,7 @@
 //! `moves` and `perft` for the variants the rules library plays on boards of any size
-//! (`BoardVariant`: International, Brazilian, Canadian, the national 8x8 games): the same contracts as for English and Russian, the
-//! code written once against `RuleSet` and compiled per variant.
+//! (`BoardVariant`: International and its family, the national 8x8 games, Turkish): the same
+//! contracts as for English and Russian, the code written once against `RuleSet` and compiled
+//! per variant; and the positions other commands read for these variants.
 
 use std::time::Instant;
 
@@ -12,20 +13,28 @@ use crate::common::PositionArgs;
 
 /// The position `--fen` and `--moves` name, on the board of rule set `V`.
 fn position<V: RuleSet>(args: &PositionArgs) -> anyhow::Result<Board<V>> {
-    let mut board = match &args.fen {
+    Ok(positions::<V>(args)?.pop().expect("at least the starting position"))
+}
+
+/// The starting position and the one after each of `--moves`, on the board of rule set `V`:
+/// the last is the position asked for, the others its game's history (for the draw rules).
+pub fn positions<V: RuleSet>(args: &PositionArgs) -> anyhow::Result<Vec<Board<V>>> {
+    let start = match &args.fen {
         None => Board::<V>::start(),
         Some(text) => Board::<V>::from_fen(text).with_context(|| format!("bad --fen `{text}`"))?,
     };
+    let mut positions = vec![start];
     let words = args.moves.as_deref().unwrap_or("").split_whitespace();
     // Move numbers (`12.`, `12...`) are skipped, so a game's moves can be pasted as they are.
     let moves = words.filter(|w| !(w.ends_with('.') && w.starts_with(|c: char| c.is_ascii_digit())));
     for (i, text) in moves.enumerate() {
+        let board = positions[positions.len() - 1];
         let mv = board
             .parse_move(text)
             .with_context(|| format!("bad --moves: move {} `{text}` in {}", i + 1, board.to_fen()))?;
-        board = board.play_unchecked(&mv);
+        positions.push(board.play_unchecked(&mv));
     }
-    Ok(board)
+    Ok(positions)
 }
 
 /// The legal moves, one a line, sorted as strings: the long form, or the Hub form.

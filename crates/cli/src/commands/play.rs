@@ -1,12 +1,18 @@
 //! `checkers play`: the terminal game, as the project specifies it: a person against the
 //! computer (or two people at one keyboard) on a board drawn in the terminal.
 //!
+//! Every variant: English and Russian on the 8x8 code, the others on the boards of any size
+//! (International and its family, the national 8x8 games, Canadian, Turkish); the game loop
+//! and the commands are written once against the small traits of `variant`, which each kind
+//! of position implements (`checkers`, `boards`).
+//!
 //! The board with `b`/`B` for Black and `r`/`R` (or `w`/`W`) for the other side, the square
 //! names to its right, the last move marked. The player types moves (`11-15`, `11 15`,
-//! `9x18x27`, the short `9x27`, algebraic `c3-d4` in Russian) or commands (`help`, `hint`,
-//! `undo`, `draw`, `resign`, `flip`, `moves`, `board`, `save [FILE]`, `new`, `quit`, `review`
-//! once the game is over; see `commands`); a move that is not legal is refused with the
-//! reason and asked for again. The computer plays at levels 1-9.
+//! `9x18x27`, the short `9x27`; algebraic `c3-d4` in Russian, Brazilian, Czech and Turkish)
+//! or commands (`help`, `hint`, `undo`, `draw`, `resign`, `flip`, `moves`, `board`,
+//! `save [FILE]`, `new`, `quit`, `review` once the game is over; see `commands`); a move
+//! that is not legal is refused with the reason and asked for again. The computer plays at
+//! levels 1-9.
 //!
 //! Every game goes to a PDN record (`gamerec.txt` unless `--record` says otherwise), written
 //! after every move, after earlier games in the file. Input is read line by line whether or
@@ -16,9 +22,13 @@
 //! which every coloured piece of text resets.
 
 mod board;
+mod board_text;
+mod boards;
+mod checkers;
 mod commands;
 mod input;
 mod record;
+mod variant;
 
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::path::PathBuf;
@@ -27,16 +37,14 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use anyhow::{bail, Context};
-use checkers_engine::{Engine, EngineOptions, Level, StopHandle};
-use checkers_rules::{
-    escape_controls, excerpt, Color, Game, Move, MoveTextError, Outcome, PdnGame, PdnResult, Position,
-    SquareNotation, Variant, WinReason,
-};
+use checkers_engine::{Engine, EngineOptions, Level, SearchPosition, StopHandle};
+use checkers_rules::board::Board;
+use checkers_rules::{escape_controls, excerpt, with_board_variant, AnyPdnGame, Color, Position};
 
 use crate::common::{read_lossy_line, VariantArg};
 use board::{Letters, Style, RESET};
-use input::numbers_to_algebraic;
-use record::{pdn_date_today, RecordFile};
+use record::{pdn_date_today, LastGame, RecordFile};
+use variant::{About, Ending, TerminalGame, TerminalPosition, Typed};
 
 /// Where games are recorded unless `--record` says otherwise: the record file the terminal
 /// game keeps by its specification.
@@ -51,7 +59,8 @@ const DEFAULT_LEVEL: u32 = 4;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Rules to play by: `english` (the default) or `russian`.
+    /// Rules to play by: `english` (the default), `russian`, or any other variant
+    /// (`international`, `brazilian`, `canadian`, `frisian`, ..., `turkish`).
     #[arg(long, value_enum)]
     variant: Option<VariantArg>,
     /// The computer's strength, 1 (beginner) to 9 (master). Default: 4, or with `--continue`
@@ -65,10 +74,11 @@ pub struct Args {
     continue_game: bool,
     /// Who the people at the keyboard play: `black`, `white`, `both` (two players, no computer)
     /// or `none` (watch the computer play itself). Default: the side that moves first (Black
-    /// in English, White in Russian).
+    /// in English and Pool, White in the others).
     #[arg(long, value_enum)]
     side: Option<SideArg>,
-    /// Start from this position (PDN FEN, e.g. `B:W18,K30:B14,K5`) instead of the start.
+    /// Start from this position (the variant's PDN FEN, e.g. `B:W18,K30:B14,K5`) instead of
+    /// the start.
     #[arg(long)]
     fen: Option<String>,
     /// The most the computer thinks per move, in seconds (it answers sooner when its level's
@@ -79,7 +89,7 @@ pub struct Args {
     #[arg(long, value_name = "FILE", default_value = DEFAULT_RECORD)]
     record: PathBuf,
     /// Letters for the pieces of the side that is not Black: `red` (r, R) or `white` (w, W).
-    /// Default: red in English, white in Russian.
+    /// Default: red in English, white in the others.
     #[arg(long, value_enum)]
     letters: Option<Letters>,
     /// Seed for the computer's choices (the same seed, level and moves give the same game).
@@ -104,19 +114,55 @@ enum Player {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let continued = if args.continue_game { Some(record::last_game(&args.record)?) } else { None };
-    let variant: Variant = match &continued {
-        Some(last) => last.game.variant(),
-        None => args.variant.unwrap_or(VariantArg::English).engine()?,
-    };
-    let start = match (&continued, &args.fen) {
-        (Some(last), _) => last.game.start(),
-        (None, None) => Position::start(variant),
-        (None, Some(text)) => {
-            Position::from_fen(variant, text).with_context(|| format!("bad --fen `{}`", excerpt(text)))?
+    if args.continue_game {
+        let last = record::last_game(&args.record)?;
+        return match &last.game {
+            AnyPdnGame::Checkers(game) => {
+                let moves = game.moves().to_vec();
+                start_game(&args, game.start(), Some(Continued { last: &last, moves }))
+            }
+            AnyPdnGame::Board(game) => with_board_variant!(game.variant(), V => {
+                let game = game.get::<V>().context("the continued game's variant")?;
+                let moves = game.moves().to_vec();
+                start_game(&args, game.start(), Some(Continued { last: &last, moves }))
+            }),
+        };
+    }
+    let variant = args.variant.unwrap_or(VariantArg::English);
+    let bad_fen = |text: &str| format!("bad --fen `{}`", excerpt(text));
+    match variant.board() {
+        Some(board) => with_board_variant!(board, V => {
+            let start = match &args.fen {
+                None => Board::<V>::start(),
+                Some(text) => board_text::board_from_fen::<V>(text).with_context(|| bad_fen(text))?,
+            };
+            start_game(&args, start, None)
+        }),
+        None => {
+            let variant = variant.engine()?;
+            let start = match &args.fen {
+                None => Position::start(variant),
+                Some(text) => Position::from_fen(variant, text).with_context(|| bad_fen(text))?,
+            };
+            start_game(&args, start, None)
         }
-    };
-    let tagged_level = |color: Color| continued.as_ref().and_then(|last| last.computer_level(color));
+    }
+}
+
+/// The last game of the record, to go on with: where it is in the file, its tags, its moves.
+struct Continued<'a, P: SearchPosition> {
+    last: &'a LastGame,
+    moves: Vec<P::Move>,
+}
+
+/// Plays from `start` (after the continued game's moves, if any) until the player leaves.
+fn start_game<P: TerminalPosition>(
+    args: &Args,
+    start: P,
+    continued: Option<Continued<'_, P>>,
+) -> anyhow::Result<()> {
+    let about = start.about();
+    let tagged_level = |color: Color| continued.as_ref().and_then(|c| c.last.computer_level(color));
     let think_limit = match args.time {
         None => None,
         Some(t) if t.is_finite() && t > 0.0 && t <= 86_400.0 => Some(Duration::from_secs_f64(t)),
@@ -127,9 +173,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .or_else(|| tagged_level(Color::White).or_else(|| tagged_level(Color::Black)))
         .unwrap_or(DEFAULT_LEVEL);
     let Some(level) = Level::new(level_number) else { bail!("--level must be between 1 and 9") };
-    // Solved while the board is drawn and the first move typed.
-    std::thread::spawn(move || Engine::prepare_endgame(variant));
-    let side = args.side.unwrap_or(match (&continued, variant.first_to_move()) {
+    start.prepare_engine();
+    let side = args.side.unwrap_or(match (&continued, about.first) {
         // The continued game's people go on playing their sides.
         (Some(_), _) => match (tagged_level(Color::Black), tagged_level(Color::White)) {
             (Some(_), Some(_)) => SideArg::None,
@@ -146,33 +191,30 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         (SideArg::Black, Color::Black) | (SideArg::White, Color::White) => Player::Human,
         _ => Player::Computer,
     };
-    let letters = args.letters.unwrap_or(match variant {
-        Variant::English => Letters::Red,
-        Variant::Russian => Letters::White,
-    });
+    let letters = args.letters.unwrap_or(about.letters);
     let colour = io::stdout().is_terminal()
         && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
         && std::env::var("TERM").map_or(true, |t| t != "dumb");
     let record = match &continued {
-        Some(last) => RecordFile::open_continuing(&args.record, last.text_start)?,
+        Some(c) => RecordFile::open_continuing(&args.record, c.last.text_start)?,
         None => RecordFile::open(&args.record)?,
     };
-    let mut game = Game::from_position(start);
-    if let Some(last) = &continued {
-        for mv in last.game.moves() {
+    let mut game = P::Game::from_position(start);
+    if let Some(c) = &continued {
+        for mv in &c.moves {
             // The PDN reader played every move on the board: each is legal where it stands.
-            game.play(*mv).context("a move of the continued game")?;
+            game.play(*mv).map_err(|e| anyhow::anyhow!(e)).context("a move of the continued game")?;
         }
     }
+    let last = continued.as_ref().map(|c| c.last);
     let human_name = [Color::Black, Color::White]
         .into_iter()
         .find(|&c| players(c) == Player::Human && tagged_level(c).is_none())
-        .and_then(|c| continued.as_ref().and_then(|last| last.player_name(c)))
+        .and_then(|c| last.and_then(|last| last.player_name(c)))
         .or_else(|| std::env::var("USER").or_else(|_| std::env::var("USERNAME")).ok())
         .filter(|n| !n.trim().is_empty())
         .unwrap_or_else(|| "Player".to_string());
-    let date =
-        continued.as_ref().and_then(|last| last.game.tag("Date")).map_or_else(pdn_date_today, str::to_string);
+    let date = last.and_then(|last| last.game.tag("Date")).map_or_else(pdn_date_today, str::to_string);
     let seed = args.seed.unwrap_or_else(|| {
         SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(1)
     });
@@ -183,7 +225,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let stdin = io::stdin();
     let echo = !stdin.is_terminal();
     let mut session = Session {
-        style: Style { variant, letters, colour, flipped: false },
+        style: Style { letters, colour, flipped: false },
+        about,
         players: [players(Color::White), players(Color::Black)],
         level,
         think_limit,
@@ -204,15 +247,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .then_some(Duration::from_millis(700)),
     };
     session.welcome();
-    if let Some(last) = &continued {
-        let saved = match last.text_start {
+    if let Some(c) = &continued {
+        let saved = match c.last.text_start {
             Some(_) => "it goes on in its place there",
             None => "it goes on as a new game at the end of that file",
         };
         session.say(&format!(
             "Continuing the last game of {} after {} moves; {saved}.",
             args.record.display(),
-            last.game.moves().len()
+            c.moves.len()
         ));
     }
     session.play()
@@ -236,6 +279,25 @@ fn watch_for_interrupt(record: Arc<Mutex<RecordFile>>, colour: bool) {
     });
 }
 
+/// Text broken at spaces into lines of at most 80 columns (a word longer than that stands
+/// alone on its line).
+fn wrapped(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut line = 0;
+    for word in text.split(' ') {
+        if line > 0 && line + 1 + word.len() > 80 {
+            out.push('\n');
+            line = 0;
+        } else if line > 0 {
+            out.push(' ');
+            line += 1;
+        }
+        out.push_str(word);
+        line += word.len();
+    }
+    out
+}
+
 /// Stops a search after a time limit, unless dropped first.
 struct Deadline(#[allow(dead_code)] mpsc::Sender<()>);
 
@@ -257,16 +319,18 @@ enum Flow {
     Quit,
 }
 
-struct Session<R: BufRead> {
+struct Session<P: TerminalPosition, R: BufRead> {
     style: Style,
+    /// What the player is told of the variant.
+    about: About,
     /// Who plays White (index 0) and Black (index 1).
     players: [Player; 2],
     level: Level,
     think_limit: Option<Duration>,
     seed: u64,
-    start: Position,
-    game: Game,
-    engine: Engine,
+    start: P,
+    game: P::Game,
+    engine: Engine<P>,
     record: Arc<Mutex<RecordFile>>,
     date: String,
     human_name: String,
@@ -284,7 +348,7 @@ struct Session<R: BufRead> {
     copies: Vec<RecordFile>,
 }
 
-impl<R: BufRead> Session<R> {
+impl<P: TerminalPosition, R: BufRead> Session<P, R> {
     fn player(&self, color: Color) -> Player {
         self.players[usize::from(color == Color::Black)]
     }
@@ -308,42 +372,24 @@ impl<R: BufRead> Session<R> {
         let _ = writeln!(out, "{text}");
     }
 
-    fn example_move(&self) -> &'static str {
-        match self.style.variant {
-            Variant::English => "11-15",
-            Variant::Russian => "c3-d4",
-        }
-    }
-
-    fn move_text(&self, position: &Position, mv: &Move) -> String {
-        let text = mv.to_pdn(position, self.style.notation());
-        match self.style.variant {
-            Variant::Russian => text.replace('x', ":"),
-            Variant::English => text,
-        }
-    }
-
-    /// Square numbers in rules-library messages, in the notation of the variant.
-    fn localize(&self, text: &str) -> String {
-        let text = text.replace("White", self.name(Color::White));
-        match self.style.notation() {
-            SquareNotation::Numeric => text,
-            SquareNotation::Algebraic => numbers_to_algebraic(&text).replace('x', ":"),
-        }
+    /// How the game ended, if it has, the sides named as the player sees them.
+    fn ending(&self) -> Option<Ending> {
+        let style = self.style;
+        self.game.ending(&move |color| style.side_name(color))
     }
 
     /// The first lines a player sees, each short enough for an 80-column terminal.
     fn welcome(&self) {
-        let (variant, example, squares) = match self.style.variant {
-            Variant::English => {
-                ("English checkers", "11-15", "The squares are numbered on the board to the right.")
-            }
-            Variant::Russian => {
-                ("Russian draughts", "c3-d4", "The squares are named on the board to the right (a1-h8).")
-            }
-        };
-        self.say(&format!("Welcome to {variant}! Type a move like {example}, or `help` for commands."));
-        self.say(squares);
+        let about = &self.about;
+        let welcome = format!("Welcome to {}!", about.title);
+        let how = format!("Type a move like {}, or `help` for commands.", about.example);
+        if welcome.len() + 1 + how.len() <= 80 {
+            self.say(&format!("{welcome} {how}"));
+        } else {
+            self.say(&welcome);
+            self.say(&how);
+        }
+        self.say(about.squares);
         let first = self.game.start().turn();
         let line = match (self.player(Color::Black), self.player(Color::White)) {
             (Player::Human, Player::Human) => {
@@ -373,15 +419,13 @@ impl<R: BufRead> Session<R> {
 
     fn show_board(&mut self) {
         let position = self.game.position();
-        let last: Vec<_> = self.game.moves().last().map(|mv| vec![mv.from(), mv.to()]).unwrap_or_default();
         let caption = |color: Color| {
             let who = match (self.player(color), self.lone_human()) {
                 (Player::Human, Some(_)) => "you".to_string(),
                 (Player::Human, None) => "player".to_string(),
                 (Player::Computer, _) => format!("computer, level {}", self.level),
             };
-            let pieces = position.pieces(color).len();
-            let kings = position.kings_of(color).len();
+            let (pieces, kings) = position.pieces(color);
             let kings = match kings {
                 0 => String::new(),
                 1 => ", 1 king".to_string(),
@@ -396,8 +440,9 @@ impl<R: BufRead> Session<R> {
         };
         let (top, bottom) =
             if self.style.flipped { (Color::White, Color::Black) } else { (Color::Black, Color::White) };
+        let grid = position.grid(self.game.moves().last());
         self.say("");
-        self.say(self.style.render(&position, &last, &caption(top), &caption(bottom)).trim_end());
+        self.say(self.style.render(&grid, &caption(top), &caption(bottom)).trim_end());
         if !self.game.is_over() {
             let turn = position.turn();
             let whose = match (self.player(turn), self.lone_human()) {
@@ -412,33 +457,14 @@ impl<R: BufRead> Session<R> {
 
     /// The game as PDN, with the players, date and result.
     fn pdn_text(&self) -> String {
-        let mut pdn = PdnGame::from_position(self.game.start());
-        for mv in self.game.moves() {
-            // The moves came from this game, so each is legal where it is played.
-            let _ = pdn.push(*mv);
-        }
         let player_name = |color: Color| match self.player(color) {
             Player::Human => self.human_name.clone(),
             Player::Computer => record::computer_name(self.level),
         };
-        let _ = pdn.set_tag("Event", "Casual game");
-        let _ = pdn.set_tag("Date", &self.date);
-        let _ = pdn.set_tag("Black", &player_name(Color::Black));
-        let _ = pdn.set_tag("White", &player_name(Color::White));
-        if let Some(outcome) = self.game.outcome() {
-            pdn.set_result(match outcome.winner() {
-                Some(color) => PdnResult::Win(color),
-                None => PdnResult::Draw,
-            });
-            let why = self.outcome_text(outcome);
-            match self.game.moves().len() {
-                0 => pdn.set_opening_comment(&why),
-                n => {
-                    pdn.set_comment(n - 1, &why);
-                }
-            }
-        }
-        pdn.to_pdn_with(self.style.notation())
+        let (black, white) = (player_name(Color::Black), player_name(Color::White));
+        let tags =
+            [("Event", "Casual game"), ("Date", self.date.as_str()), ("Black", &black), ("White", &white)];
+        self.game.to_pdn(&tags, self.ending().as_ref())
     }
 
     /// Writes the record; says so if it cannot.
@@ -454,32 +480,14 @@ impl<R: BufRead> Session<R> {
         }
     }
 
-    fn outcome_text(&self, outcome: Outcome) -> String {
-        match outcome {
-            Outcome::Win { winner, reason } => {
-                let loser = winner.opponent();
-                let why = match reason {
-                    WinReason::NoLegalMove if self.game.position().pieces(loser).is_empty() => {
-                        format!("{} has no pieces left", self.name(loser))
-                    }
-                    WinReason::NoLegalMove => format!("{} cannot move", self.name(loser)),
-                    WinReason::Resignation => format!("{} resigned", self.name(loser)),
-                    WinReason::Time => format!("{} ran out of time", self.name(loser)),
-                };
-                format!("{} wins: {why}", self.name(winner))
-            }
-            draw => draw.to_string(),
-        }
-    }
-
     fn announce_end(&mut self) {
-        let Some(outcome) = self.game.outcome() else { return };
+        let Some(ending) = self.ending() else { return };
         if self.shown_at != Some(self.game.moves().len()) {
             self.show_board();
         }
-        self.say(&self.style.bold(&format!("Game over. {}.", self.outcome_text(outcome))));
+        self.say(&self.style.bold(&format!("Game over. {}.", ending.text)));
         if let Some(human) = self.lone_human() {
-            match outcome.winner() {
+            match ending.winner {
                 Some(w) if w == human => self.say("You win. Well played!"),
                 Some(_) => self.say("The computer wins."),
                 None => {}
@@ -554,9 +562,10 @@ impl<R: BufRead> Session<R> {
             return;
         }
         let position = self.game.position();
-        match position.parse_move(text) {
-            Ok(mv) => {
-                let shown = self.move_text(&position, &mv);
+        let style = self.style;
+        match position.read_move(text, &move |color| style.side_name(color)) {
+            Typed::Move(mv) => {
+                let shown = position.move_text(&mv);
                 // The move was just found among the legal ones, so playing it cannot fail.
                 if self.game.play(mv).is_ok() {
                     let who = match self.lone_human() {
@@ -567,61 +576,45 @@ impl<R: BufRead> Session<R> {
                     self.save_record();
                 }
             }
-            Err(MoveTextError::Illegal { text, reason }) => {
-                self.say(&format!(
-                    "{} is not a move: {}.",
-                    excerpt(&text),
-                    self.localize(&reason.to_string())
-                ));
-            }
-            Err(MoveTextError::Ambiguous { text, candidates }) => {
-                let candidates: Vec<String> = candidates.iter().map(|c| self.localize(c)).collect();
-                self.say(&format!(
-                    "{} could be {}: type the whole route.",
-                    excerpt(&text),
-                    candidates.join(" or ")
-                ));
-            }
-            Err(MoveTextError::BadSquare { text }) => {
-                let squares = match self.style.variant {
-                    Variant::English => "squares are numbered 1 to 32 (see the board on the right)",
-                    Variant::Russian => "squares are the dark ones, a1 to h8 (see the board on the right)",
-                };
-                self.say(&format!("`{}` is not a square: {squares}.", excerpt(&text)));
-            }
-            Err(MoveTextError::Syntax(_)) => self.one_word(text),
+            Typed::Refused(why) => self.say(&wrapped(&why)),
+            Typed::NotMoveText => self.one_word(text),
         }
     }
 
     /// A single word that is not a command: a square (show its moves) or not understood.
     fn one_word(&self, text: &str) {
         let position = self.game.position();
-        if let Some(square) = checkers_rules::parse_square(text) {
+        if let Some(square) = position.square(text) {
             let mut from_here: Vec<String> = self
                 .game
                 .legal_moves()
                 .iter()
-                .filter(|m| m.from() == square)
-                .map(|m| self.move_text(&position, m))
+                .filter(|m| P::move_start(m) == square)
+                .map(|m| position.move_text(m))
                 .collect();
             from_here.sort();
             if from_here.is_empty() {
-                let why = position.explain_illegal(square, square);
-                self.say(&format!("{}: {}.", text.trim(), self.localize(&why)));
+                let style = self.style;
+                let why = position.no_move_from(square, &move |color| style.side_name(color));
+                self.say(&wrapped(&format!("{}: {why}.", text.trim())));
             } else {
-                self.say(&format!("From {}: {}.", self.style.notation().write(square), from_here.join(", ")));
+                self.say(&wrapped(&format!(
+                    "From {}: {}.",
+                    position.square_name(square),
+                    from_here.join(", ")
+                )));
             }
             return;
         }
         self.say(&format!(
             "I don't understand `{}`. Type a move such as {}, or `help` for the commands.",
             excerpt(text.trim()),
-            self.example_move()
+            self.about.example
         ));
     }
 
     /// The history a search needs: the positions before the current one.
-    fn history(&self) -> Vec<Position> {
+    fn history(&self) -> Vec<P> {
         let positions = self.game.positions();
         positions[..positions.len() - 1].to_vec()
     }
@@ -636,8 +629,8 @@ impl<R: BufRead> Session<R> {
         let chosen = self.level.choose_move_varied(&mut self.engine, &position, &history, seed, &stop);
         let from_book = self.level.opens_from_book(&position);
         // The engine always finds a move when there is one; fall back to the first all the same.
-        let Some(mv) = chosen.or_else(|| self.game.legal_moves().iter().next().copied()) else { return };
-        let shown = self.move_text(&position, &mv);
+        let Some(mv) = chosen.or_else(|| self.game.legal_moves().first().copied()) else { return };
+        let shown = position.move_text(&mv);
         if self.game.play(mv).is_ok() {
             let source = if from_book { " from its opening book" } else { "" };
             self.say(&format!("{} (computer) plays {shown}{source}.", self.name(position.turn())));

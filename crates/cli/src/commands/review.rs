@@ -14,8 +14,9 @@ use std::time::Duration;
 
 use anyhow::{bail, Context};
 use checkers_engine::review::{review_game, tally, MoveReview};
-use checkers_engine::{Engine, EngineOptions, Limits};
-use checkers_rules::{read_pdn_each, PdnGame};
+use checkers_engine::{BoardEngine, Engine, EngineOptions, Limits};
+use checkers_rules::board::{Board, BoardMove, RuleSet};
+use checkers_rules::{read_any_pdn_each, with_board_variant, AnyPdnGame, BoardPdnGame, Color, PdnGame};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::common::{customary_notation, side_tag};
@@ -63,7 +64,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         bail!("{shown} is not a text file (it holds NUL bytes); review reads PDN text");
     }
     let text = String::from_utf8_lossy(&bytes);
-    let games = read_pdn_each(&text);
+    let games = read_any_pdn_each(&text);
     let chosen: Vec<usize> = match args.game {
         None => (0..games.len()).collect(),
         Some(n) if (1..=games.len()).contains(&n) => vec![n - 1],
@@ -81,7 +82,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
     }
     let unreadable = chosen.len() - readable.len();
-    let positions: usize = readable.iter().map(|(_, g)| g.moves().len() + 1).sum();
+    let positions: usize = readable.iter().map(|(_, g)| g.move_count() + 1).sum();
     let bar = progress_bar(positions);
     let jobs = args
         .jobs
@@ -97,12 +98,24 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         for _ in 0..jobs {
             let (done, bar, next, readable, limits) = (done.clone(), &bar, &next, &readable, &limits);
             scope.spawn(move || {
-                let mut engine = Engine::new(EngineOptions { hash_mb: args.hash, threads: 1 });
+                let options = EngineOptions { hash_mb: args.hash, threads: 1 };
+                let mut engine = Engine::new(options);
                 while let Some(&(number, game)) = readable.get(next.fetch_add(1, Ordering::Relaxed)) {
-                    let reviews =
-                        review_game(&mut engine, &game.start(), game.moves(), limits, &mut |_| bar.inc(1));
-                    let summary = summary_line(number, game, &reviews);
-                    if done.send((number, summary, annotated(game, &reviews))).is_err() {
+                    let (summary, text) = match game {
+                        AnyPdnGame::Checkers(game) => {
+                            let reviews =
+                                review_game(&mut engine, &game.start(), game.moves(), limits, &mut |_| {
+                                    bar.inc(1)
+                                });
+                            (summary_line(number, game, &reviews), annotated(game, &reviews))
+                        }
+                        // Another board's engine for each such game (its table is the game's own).
+                        AnyPdnGame::Board(board) => with_board_variant!(board.variant(), V => {
+                            let game = board.get::<V>().expect("the game of its own variant");
+                            review_board(number, game, options, limits, &|| bar.inc(1))
+                        }),
+                    };
+                    if done.send((number, summary, text)).is_err() {
                         return;
                     }
                 }
@@ -167,12 +180,44 @@ fn annotated(game: &PdnGame, reviews: &[MoveReview]) -> String {
 /// `game 2 (tester - checkers level 3): Black: 1 mistake, 2 blunders, 0.42 a move lost on
 /// average; White: no mistakes, 0.05 a move lost on average`.
 fn summary_line(number: usize, game: &PdnGame, reviews: &[MoveReview]) -> String {
-    let first = game.variant().first_to_move();
+    summary(number, game.variant().first_to_move(), |side| game.tag(side), reviews)
+}
+
+fn summary<'a, M>(
+    number: usize,
+    first: Color,
+    tag: impl Fn(&str) -> Option<&'a str>,
+    reviews: &[MoveReview<M>],
+) -> String {
     let sides: Vec<String> =
         [first, first.opponent()].iter().map(|&c| tally(reviews, c).describe(side_tag(c))).collect();
-    let names = match (game.tag(side_tag(first)), game.tag(side_tag(first.opponent()))) {
+    let names = match (tag(side_tag(first)), tag(side_tag(first.opponent()))) {
         (Some(first), Some(second)) => format!(" ({first} - {second})"),
         _ => String::new(),
     };
     format!("game {number}{names}: {}", sides.join("; "))
+}
+
+/// A game of a board variant reviewed: its summary line and its annotated text.
+fn review_board<V: BoardEngine>(
+    number: usize,
+    game: &BoardPdnGame<V>,
+    options: EngineOptions,
+    limits: &Limits,
+    tick: &dyn Fn(),
+) -> (String, String) {
+    let mut engine = Engine::<Board<V>>::new(options);
+    let reviews = review_game(&mut engine, &game.start(), game.moves(), limits, &mut |_| tick());
+    let summary = summary(number, <V as RuleSet>::FIRST, |side| game.tag(side), &reviews);
+    let mut annotated = game.clone();
+    let positions = annotated.positions();
+    for (i, review) in reviews.iter().enumerate() {
+        let best: &BoardMove<V> = &review.best;
+        let mut text = review.comment_with(&best.to_pdn(&positions[i]));
+        if let Some(earlier) = annotated.comment(i) {
+            text = format!("{text}; {earlier}");
+        }
+        annotated.set_comment(i, &text);
+    }
+    (summary, annotated.to_pdn())
 }

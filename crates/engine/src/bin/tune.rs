@@ -15,16 +15,28 @@
 //!   such samples (a tenth held out to check the fit) and writes them into DIR
 //!   (`crates/engine/src/eval`) as the Rust source `VARIANT.rs` and, when there are pattern
 //!   values, `VARIANT-patterns.bin`. `--keep-weights` fits the tables alone,
-//!   `--patterns-only` leaves the square and formation tables as they are.
+//!   `--patterns-only` leaves the square and formation tables as they are;
+//! - `checkers-tune board-samples VARIANT GAMES NODES SEED`: the same self-play samples for a
+//!   variant played on the rules library's boards (international, frisian, ...), `FEN;RESULT;
+//!   SCORE` lines;
+//! - `checkers-tune fit-board VARIANT EPOCHS FILE...`: fits that variant's evaluation weights
+//!   (`eval/boards.rs`) to such samples and prints them as the Rust constant for
+//!   `crates/engine/src/eval/board_weights.rs`, with the held-out loss before and after.
 
 use std::io::Write;
 
+use checkers_engine::board_tune::{
+    board_weights_source, fit_board_weights, generate_board_samples, BoardSample,
+};
 use checkers_engine::tune::{
     fit_scale, fit_tables, formations_of_men, generate, loss, loss_with_tables, parse_samples, rescore,
     split_held_out, tune, FitScope, Fitted, Sample, SelfPlay,
 };
-use checkers_engine::{Formations, Level, Weights, FORMATION_PAIRS, PATTERN_BYTES, PATTERN_STATES};
-use checkers_rules::{to_fen, Variant};
+use checkers_engine::{
+    BoardEngine, Formations, Level, Weights, FORMATION_PAIRS, PATTERN_BYTES, PATTERN_STATES,
+};
+use checkers_rules::board::{BoardVariant, RuleSet};
+use checkers_rules::{to_fen, with_board_variant, Variant};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -32,8 +44,73 @@ fn main() {
         Some("generate") => generate_samples(&args[2..]),
         Some("rescore") => rescore_samples(&args[2..]),
         Some("fit-squares") => fit_squares(&args[2..]),
+        Some("board-samples") => board_samples(&args[2..]),
+        Some("fit-board") => fit_board(&args[2..]),
         _ => tune_weights(&args),
     }
+}
+
+fn board_samples(args: &[String]) {
+    let usage = "checkers-tune board-samples VARIANT GAMES NODES SEED";
+    let (Some(variant), Some(games), Some(nodes), Some(seed)) = (
+        args.first().and_then(|v| v.parse::<BoardVariant>().ok()),
+        args.get(1).and_then(|g| g.parse::<usize>().ok()),
+        args.get(2).and_then(|n| n.parse::<u64>().ok()),
+        args.get(3).and_then(|s| s.parse::<u64>().ok()),
+    ) else {
+        fail(usage)
+    };
+    with_board_variant!(variant, V => {
+        let mut out = std::io::stdout().lock();
+        for g in 0..games {
+            // One game at a time, so an interrupted run keeps what it has written.
+            let game_seed = seed.wrapping_mul(1_000_003) + g as u64;
+            let samples = generate_board_samples::<V>(1, nodes, game_seed, &mut |_, _| {});
+            for s in &samples {
+                if writeln!(out, "{}", s.to_line()).is_err() {
+                    return;
+                }
+            }
+            let _ = out.flush();
+            if (g + 1) % 20 == 0 {
+                eprintln!("{} games", g + 1);
+            }
+        }
+    })
+}
+
+fn fit_board(args: &[String]) {
+    let usage = "checkers-tune fit-board VARIANT EPOCHS FILE...";
+    let (Some(variant), Some(epochs)) = (
+        args.first().and_then(|v| v.parse::<BoardVariant>().ok()),
+        args.get(1).and_then(|e| e.parse::<usize>().ok()),
+    ) else {
+        fail(usage)
+    };
+    if args.len() < 3 {
+        fail(usage);
+    }
+    with_board_variant!(variant, V => {
+        let mut samples = Vec::new();
+        for path in &args[2..] {
+            let text = std::fs::read_to_string(path).unwrap_or_else(|e| {
+                eprintln!("cannot read {path}: {e}");
+                std::process::exit(2)
+            });
+            samples.extend(text.lines().filter_map(BoardSample::<V>::from_line));
+        }
+        eprintln!("{} samples", samples.len());
+        let fit = fit_board_weights::<V>(&samples, V::WEIGHTS, epochs, &mut |epoch, loss| {
+            eprintln!("epoch {epoch}: training loss {loss:.6}");
+        });
+        eprintln!(
+            "scale {:.3}; held-out loss {:.6} before, {:.6} after",
+            fit.scale, fit.held_out_before, fit.held_out_after
+        );
+        println!("/// Fitted by `checkers-tune fit-board {} {epochs}` on {} samples (held-out loss {:.6}, was {:.6}).",
+            V::NAME, samples.len(), fit.held_out_after, fit.held_out_before);
+        print!("{}", board_weights_source(&V::NAME.to_uppercase(), &fit.weights));
+    })
 }
 
 fn fail(usage: &str) -> ! {

@@ -1,14 +1,16 @@
 //! `checkers match`: two players against each other over an opening set, each opening twice
 //! with the colours reversed, several games at once; prints the score, the Elo difference
 //! with its 95% error bar (also from the opening pairs alone) and, with `--sprt`, stops as
-//! soon as the test, whose samples are the complete pairs, decides. Games end by the rules
-//! (`checkers_rules::Game`), by a forfeit (an illegal move), or as a draw when they reach
+//! soon as the test, whose samples are the complete pairs, decides. Any variant is played (its
+//! games and records through `contest.rs`). Games end by the rules
+//! (the variant's game and referee), by a forfeit (an illegal move), or as a draw when they reach
 //! the ply cap. All games can be written to a PDN file, which is rewritten as each game ends,
 //! so a long match that is stopped keeps what it played. Ctrl-C stops it gently: no new game
 //! starts, the games under way finish and count, and the score is printed (a second Ctrl-C
 //! quits at once). Each chosen move's thinking time is written beside it in the PDN file,
 //! and the report gives each player's time per move.
 
+mod contest;
 mod openings;
 mod players;
 mod resume;
@@ -21,10 +23,11 @@ use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::{bail, Context};
-use checkers_rules::{write_pdn, Color, Game, Outcome, PdnGame, PdnResult, Variant};
+use checkers_rules::{with_board_variant, Color, PdnResult};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::common::VariantArg;
+use contest::{Boards, Checkers, Contest, MatchRecord};
 use openings::Opening;
 use players::{PlayerError, PlayerSetup, PlayerSpec};
 pub use stats::{Pairs, Sprt, SprtVerdict, Tally};
@@ -37,7 +40,8 @@ pub struct Args {
     first: PlayerSpec,
     /// The second player, in the same form.
     second: PlayerSpec,
-    /// Rules to play by; also picks the opening set (English three-move ballot, Russian 150).
+    /// Rules to play by; also picks the opening set (English three-move ballot, the Russian
+    /// and Brazilian 150, Italian eleven-man ballots, or the variant's set of level lines).
     #[arg(long, value_enum, default_value_t = VariantArg::English)]
     variant: VariantArg,
     /// Play only the first N openings of the set (each twice, colours reversed).
@@ -101,9 +105,9 @@ impl Pairing {
         Pairing { number, opening: (number - 1) / 2, first_player_starts: number % 2 == 1 }
     }
 
-    /// The colour the first player has in this game.
-    fn first_color(self, variant: Variant) -> Color {
-        let starter = variant.first_to_move();
+    /// The colour the first player has in this game of a variant whose openings leave
+    /// `starter` to move.
+    fn first_color(self, starter: Color) -> Color {
         if self.first_player_starts {
             starter
         } else {
@@ -123,11 +127,11 @@ fn first_player_points(result: PdnResult, first_color: Color) -> Option<f64> {
 }
 
 /// A finished game, from the first player's point of view.
-struct Played {
+struct Played<C: Contest> {
     number: usize,
     /// The opening's index in the set: its two games make a pair.
     opening: usize,
-    record: PdnGame,
+    record: C::Record,
     /// 1 for a win of the first player, 0.5 a draw, 0 a loss.
     points: f64,
     /// The first and the second player's thinking, from the moves' time comments.
@@ -142,8 +146,22 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.max_plies == 0 {
         bail!("--max-plies must be at least 1");
     }
-    let variant: Variant = args.variant.engine()?;
-    let mut openings = openings::openings(variant)?;
+    if let Some(variant) = args.variant.board() {
+        return with_board_variant!(variant, V => {
+            run_match(&args, Boards::<V>::new(), openings::board_openings::<V>()?)
+        });
+    }
+    let variant = args.variant.engine()?;
+    run_match(&args, Checkers(variant), openings::checkers_openings(variant)?)
+}
+
+/// The match of `args` in `contest`'s variant over `openings`.
+fn run_match<C: Contest>(
+    args: &Args,
+    contest: C,
+    mut openings: Vec<Opening<C::Position>>,
+) -> anyhow::Result<()> {
+    let variant = contest.name();
     if let Some(n) = args.openings {
         if n == 0 || n > openings.len() {
             bail!("--openings must be between 1 and {} for {variant}", openings.len());
@@ -151,7 +169,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         openings.truncate(n);
     }
     let setup = PlayerSetup {
-        variant,
+        contest,
         hash_mb: args.hash,
         hub_level: args.hub_level.clone(),
         hub_patience: Duration::from_secs(args.hub_patience.max(1)),
@@ -161,7 +179,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let (first_name, second_name) = (args.first.to_string(), args.second.to_string());
     let earlier = match (&args.pdn, args.resume) {
-        (Some(path), true) => resume::earlier_games(path, variant, &openings, (&first_name, &second_name))?,
+        (Some(path), true) => resume::earlier_games(path, contest, &openings, (&first_name, &second_name))?,
         _ => Vec::new(),
     };
     let schedule: Vec<Pairing> = (args.skip_games..openings.len() * 2)
@@ -188,8 +206,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     // A resumed match whose earlier games already decide the test plays no more.
     let decided = args.sprt.is_some_and(|sprt| sprt.verdict(&pairs_of(&earlier)) != SprtVerdict::Continue);
     let halt = Arc::new(AtomicBool::new(decided));
-    let (results, inbox) = mpsc::channel::<anyhow::Result<Played>>();
-    let workers = start_workers(&args, variant, &setup, &openings, &schedule, &halt, &results);
+    let (results, inbox) = mpsc::channel::<anyhow::Result<Played<C>>>();
+    let workers = start_workers(args, &setup, &openings, &schedule, &halt, &results);
     drop(results);
     let interrupted = stop_gently_on_interrupt(halt.clone());
 
@@ -203,7 +221,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         tally.count(game.points);
     }
     let earlier_count = earlier.len();
-    let mut games: Vec<Played> = earlier;
+    let mut games: Vec<Played<C>> = earlier;
     let mut failure = None;
     for result in inbox {
         match result {
@@ -242,7 +260,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         interrupted: interrupted.load(Ordering::SeqCst),
         failed: failure.is_some(),
     };
-    print_ending(&args, (&first_name, &second_name), &schedule, &games, &tally, ending);
+    print_ending(args, (&first_name, &second_name), &schedule, &games, &tally, ending);
     match failure {
         Some(e) => Err(e.context("the match stopped")),
         None => Ok(()),
@@ -251,14 +269,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 
 /// Starts the threads that play the schedule's games in turn, each with its own pair of
 /// players, sending each finished game (or what stopped the thread) to `results`.
-fn start_workers(
+fn start_workers<C: Contest>(
     args: &Args,
-    variant: Variant,
-    setup: &PlayerSetup,
-    openings: &Arc<Vec<Opening>>,
+    setup: &PlayerSetup<C>,
+    openings: &Arc<Vec<Opening<C::Position>>>,
     schedule: &Arc<Vec<Pairing>>,
     halt: &Arc<AtomicBool>,
-    results: &mpsc::Sender<anyhow::Result<Played>>,
+    results: &mpsc::Sender<anyhow::Result<Played<C>>>,
 ) -> Vec<std::thread::JoinHandle<()>> {
     let next = Arc::new(AtomicUsize::new(0));
     let mut workers = Vec::new();
@@ -279,7 +296,7 @@ fn start_workers(
                     let pairing = schedule[i];
                     let names = (first.to_string(), second.to_string());
                     let played = play_game(
-                        variant,
+                        setup.contest,
                         &openings[pairing.opening],
                         pairing,
                         (first_player.as_mut(), second_player.as_mut()),
@@ -310,11 +327,11 @@ struct Ending {
 
 /// The last lines: why the match stopped (and which games it has, when it did), the score,
 /// each player's time per move, and where the games are.
-fn print_ending(
+fn print_ending<C: Contest>(
     args: &Args,
     (first_name, second_name): (&str, &str),
     schedule: &[Pairing],
-    games: &[Played],
+    games: &[Played<C>],
     tally: &Tally,
     ending: Ending,
 ) {
@@ -369,13 +386,13 @@ fn number_ranges(numbers: impl Iterator<Item = usize>) -> String {
 
 /// Writes the games so far, in schedule order, to `path` (through a temporary file and a
 /// rename, so the file always holds a whole PDN).
-fn write_games(path: &std::path::Path, games: &mut [Played]) -> anyhow::Result<()> {
+fn write_games<C: Contest>(path: &std::path::Path, games: &mut [Played<C>]) -> anyhow::Result<()> {
     games.sort_by_key(|g| g.number);
-    let records: Vec<PdnGame> = games.iter().map(|g| g.record.clone()).collect();
+    let records: Vec<C::Record> = games.iter().map(|g| g.record.clone()).collect();
     let mut temporary = path.as_os_str().to_owned();
     temporary.push(".partial");
     let temporary = PathBuf::from(temporary);
-    std::fs::write(&temporary, write_pdn(&records))
+    std::fs::write(&temporary, C::write_records(&records))
         .and_then(|()| std::fs::rename(&temporary, path))
         .with_context(|| format!("cannot write {}", path.display()))
 }
@@ -448,7 +465,7 @@ fn elo_with_error_bar(elo: f64, (low, high): (f64, f64)) -> String {
 }
 
 /// The complete opening pairs among the finished games.
-fn pairs_of(games: &[Played]) -> Pairs {
+fn pairs_of<C: Contest>(games: &[Played<C>]) -> Pairs {
     Pairs::of_games(games.iter().map(|g| (g.opening, g.points)))
 }
 
@@ -503,34 +520,38 @@ pub fn report(first: &str, second: &str, tally: &Tally, pairs: &Pairs, sprt: Opt
 }
 
 /// Plays one game of the schedule.
-fn play_game(
-    variant: Variant,
-    opening: &Opening,
+fn play_game<C: Contest>(
+    contest: C,
+    opening: &Opening<C::Position>,
     pairing: Pairing,
-    (first, second): (&mut dyn players::Player, &mut dyn players::Player),
+    (first, second): (&mut dyn players::Player<C>, &mut dyn players::Player<C>),
     (first_name, second_name): &(String, String),
     max_plies: usize,
     seed: u64,
-) -> anyhow::Result<Played> {
+) -> anyhow::Result<Played<C>> {
+    use checkers_engine::SearchPosition;
     first.new_game()?;
     second.new_game()?;
-    let first_color = pairing.first_color(variant);
-    let mut game = Game::new(variant);
+    let first_color = pairing.first_color(opening.start.turn());
+    let mut game = contest.new_game(opening.start);
     for mv in &opening.moves {
-        game.play(*mv).with_context(|| format!("opening {}", opening.name))?;
+        if !C::play(&mut game, *mv) {
+            bail!("opening {}: a move is not legal", opening.name);
+        }
     }
     let mut forfeit: Option<(Color, String)> = None;
     let mut plies = 0;
     let mut times = Vec::new();
-    while !game.is_over() && plies < max_plies {
-        let mover = game.position().turn();
+    let current = |game: &C::Game| *C::positions(game).last().expect("a game has a start");
+    while C::outcome(&game).is_none() && plies < max_plies {
+        let mover = current(&game).turn();
         let asked = Instant::now();
         let choice =
             if mover == first_color { first.choose(&game, seed) } else { second.choose(&game, seed) };
         let time = asked.elapsed();
         match choice {
             Ok(mv) => {
-                if game.play(mv).is_err() {
+                if !C::play(&mut game, mv) {
                     forfeit = Some((mover, "an illegal move".to_string()));
                     break;
                 }
@@ -544,22 +565,17 @@ fn play_game(
         }
         plies += 1;
     }
-    let (result, termination) = match (game.outcome(), &forfeit) {
+    let (result, termination) = match (C::outcome(&game), &forfeit) {
         (_, Some((loser, why))) => {
             (PdnResult::Win(loser.opponent()), format!("{} forfeits by {why}", loser.name()))
         }
-        (Some(outcome @ Outcome::Win { winner, .. }), None) => (PdnResult::Win(winner), outcome.to_string()),
-        (Some(outcome @ Outcome::Draw { .. }), None) => (PdnResult::Draw, outcome.to_string()),
+        (Some((result, why)), None) => (result, why),
         (None, None) => (PdnResult::Draw, format!("adjudicated a draw after {max_plies} plies")),
     };
     // Every game played here ends in a win or a draw.
     let points = first_player_points(result, first_color).unwrap_or(0.5);
 
-    let mut record = PdnGame::new(variant);
-    for mv in game.moves() {
-        record.push(*mv).context("a played move does not replay")?;
-    }
-    record.set_result(result);
+    let mut record = contest.record(&game, result)?;
     let (black, white) =
         if first_color == Color::Black { (first_name, second_name) } else { (second_name, first_name) };
     let tags = [

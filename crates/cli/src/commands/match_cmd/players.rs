@@ -8,10 +8,9 @@ use std::sync::mpsc::{self, Receiver};
 use std::time::Duration;
 
 use anyhow::{anyhow, bail, Context};
-use checkers_engine::hub::{move_from_hub, move_to_hub, position_to_hub, Numbering};
-use checkers_engine::{Engine, EngineOptions, Level, Limits, StopHandle};
-use checkers_rules::{Game, Move, Variant};
+use checkers_engine::{Engine, EngineOptions, Level, Limits, SearchPosition, StopHandle};
 
+use super::contest::Contest;
 use crate::common::read_lossy_line;
 
 /// A player as named on the command line.
@@ -69,8 +68,8 @@ impl fmt::Display for PlayerSpec {
 
 /// What a player needs to know besides its spec.
 #[derive(Clone, Debug)]
-pub struct PlayerSetup {
-    pub variant: Variant,
+pub struct PlayerSetup<C: Contest> {
+    pub contest: C,
     pub hash_mb: usize,
     /// The `level` line arguments sent to Hub engines, e.g. `move-time=0.1`.
     pub hub_level: String,
@@ -87,21 +86,27 @@ pub enum PlayerError {
     Broken(anyhow::Error),
 }
 
+/// The move type of a contest's positions.
+type MoveOf<C> = <<C as Contest>::Position as SearchPosition>::Move;
+
 /// A player ready to play games.
-pub trait Player: Send {
+pub trait Player<C: Contest>: Send {
     fn new_game(&mut self) -> anyhow::Result<()>;
     /// The move for the side to move in `game` (which is not over). `seed` varies the choices
     /// of our levels from game to game.
-    fn choose(&mut self, game: &Game, seed: u64) -> Result<Move, PlayerError>;
+    fn choose(&mut self, game: &C::Game, seed: u64) -> Result<MoveOf<C>, PlayerError>;
 }
 
-pub fn build(spec: &PlayerSpec, setup: &PlayerSetup) -> anyhow::Result<Box<dyn Player>> {
+pub fn build<C: Contest>(spec: &PlayerSpec, setup: &PlayerSetup<C>) -> anyhow::Result<Box<dyn Player<C>>> {
     Ok(match spec {
         PlayerSpec::Hub(command) => Box::new(HubPlayer::start(command, setup)?),
         ours => Box::new({
-            let variant = setup.variant;
-            std::thread::spawn(move || Engine::prepare_endgame(variant));
-            OurPlayer {
+            let start = setup.contest.start();
+            // Solved while the first games start (8x8 only: other boards have none).
+            std::thread::spawn(move || {
+                start.endgame_database();
+            });
+            OurPlayer::<C> {
                 spec: ours.clone(),
                 engine: Engine::new(EngineOptions { hash_mb: setup.hash_mb, threads: 1 }),
             }
@@ -109,20 +114,20 @@ pub fn build(spec: &PlayerSpec, setup: &PlayerSetup) -> anyhow::Result<Box<dyn P
     })
 }
 
-struct OurPlayer {
+struct OurPlayer<C: Contest> {
     spec: PlayerSpec,
-    engine: Engine,
+    engine: Engine<C::Position>,
 }
 
-impl Player for OurPlayer {
+impl<C: Contest> Player<C> for OurPlayer<C> {
     fn new_game(&mut self) -> anyhow::Result<()> {
         self.engine.new_game();
         Ok(())
     }
 
-    fn choose(&mut self, game: &Game, seed: u64) -> Result<Move, PlayerError> {
-        let position = game.position();
-        let positions = game.positions();
+    fn choose(&mut self, game: &C::Game, seed: u64) -> Result<MoveOf<C>, PlayerError> {
+        let positions = C::positions(game);
+        let position = positions[positions.len() - 1];
         let history = &positions[..positions.len() - 1];
         let limits = match self.spec {
             PlayerSpec::Level(level) => {
@@ -143,7 +148,8 @@ impl Player for OurPlayer {
 }
 
 /// An external engine over the Hub protocol, in standard numbering.
-struct HubPlayer {
+struct HubPlayer<C: Contest> {
+    contest: C,
     command: String,
     child: Child,
     stdin: ChildStdin,
@@ -152,8 +158,10 @@ struct HubPlayer {
     patience: Duration,
 }
 
-impl HubPlayer {
-    fn start(command: &str, setup: &PlayerSetup) -> anyhow::Result<HubPlayer> {
+impl<C: Contest> HubPlayer<C> {
+    fn start(command: &str, setup: &PlayerSetup<C>) -> anyhow::Result<HubPlayer<C>> {
+        // Refused before the engine starts when its positions cannot be written.
+        setup.contest.hub_position(&setup.contest.start())?;
         let mut words = command.split_whitespace();
         let program = words.next().context("empty hub command")?;
         let mut child = Command::new(program)
@@ -177,6 +185,7 @@ impl HubPlayer {
             }
         });
         let mut player = HubPlayer {
+            contest: setup.contest,
             command: command.to_string(),
             child,
             stdin,
@@ -186,7 +195,7 @@ impl HubPlayer {
         };
         player.send("hub")?;
         let intro = player.until("wait")?;
-        let variant = setup.variant.name();
+        let variant = setup.contest.name();
         let declares_variant = intro.iter().any(|l| l.starts_with("param ") && l.contains("name=variant"));
         if declares_variant {
             let offered = intro.iter().any(|l| l.contains("name=variant") && l.contains(variant));
@@ -231,20 +240,20 @@ impl HubPlayer {
     }
 }
 
-impl Player for HubPlayer {
+impl<C: Contest> Player<C> for HubPlayer<C> {
     fn new_game(&mut self) -> anyhow::Result<()> {
         self.send("new-game")
     }
 
-    fn choose(&mut self, game: &Game, _seed: u64) -> Result<Move, PlayerError> {
-        let variant = game.variant();
-        let mut position = game.start();
-        let mut moves = Vec::with_capacity(game.moves().len());
-        for mv in game.moves() {
-            moves.push(move_to_hub(mv, variant, Numbering::Standard));
+    fn choose(&mut self, game: &C::Game, _seed: u64) -> Result<MoveOf<C>, PlayerError> {
+        let start = C::positions(game)[0];
+        let mut position = start;
+        let mut moves = Vec::with_capacity(C::moves(game).len());
+        for mv in C::moves(game) {
+            moves.push(self.contest.hub_move(&position, mv));
             position = position.play_unchecked(mv);
         }
-        let pos = position_to_hub(&game.start(), Numbering::Standard);
+        let pos = self.contest.hub_position(&start).map_err(PlayerError::Broken)?;
         let level = self.level.clone();
         let exchange = (|| {
             if moves.is_empty() {
@@ -262,12 +271,13 @@ impl Player for HubPlayer {
             .split_whitespace()
             .find_map(|arg| arg.strip_prefix("move="))
             .ok_or_else(|| PlayerError::Illegal(format!("`{done}` names no move")))?;
-        move_from_hub(&position, answer, Numbering::Standard)
+        self.contest
+            .hub_parse(&position, answer)
             .map_err(|reason| PlayerError::Illegal(format!("{answer}: {reason}")))
     }
 }
 
-impl Drop for HubPlayer {
+impl<C: Contest> Drop for HubPlayer<C> {
     fn drop(&mut self) {
         let _ = self.send("quit");
         // Give it a moment to leave on its own, then make sure it is gone.

@@ -7,28 +7,31 @@
 use std::path::Path;
 
 use anyhow::{bail, Context};
-use checkers_rules::{read_pdn, Color, Position, Variant};
+use checkers_engine::SearchPosition;
+use checkers_rules::Color;
 
+use super::contest::{Contest, MatchRecord};
 use super::openings::Opening;
 use super::{first_player_points, thinking, Pairing, Played};
 
 /// The finished games in `path` (none if there is no such file yet), for the match of
 /// `first` against `second` over `openings`. A game left unfinished (`*`) is not counted: it
 /// is played again.
-pub fn earlier_games(
+pub fn earlier_games<C: Contest>(
     path: &Path,
-    variant: Variant,
-    openings: &[Opening],
+    contest: C,
+    openings: &[Opening<C::Position>],
     (first, second): (&str, &str),
-) -> anyhow::Result<Vec<Played>> {
+) -> anyhow::Result<Vec<Played<C>>> {
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
     };
-    let records =
-        read_pdn(&text).with_context(|| format!("{} is not a PDN file of games", path.display()))?;
-    let mut played: Vec<Played> = Vec::new();
+    let records = contest
+        .read_records(&text)
+        .with_context(|| format!("{} is not a PDN file of games", path.display()))?;
+    let mut played: Vec<Played<C>> = Vec::new();
     for record in records {
         let Some(number) = record.tag("Round").and_then(|r| r.trim().parse::<usize>().ok()) else {
             bail!(
@@ -37,9 +40,6 @@ pub fn earlier_games(
             );
         };
         let context = || format!("game {number} in {}", path.display());
-        if record.variant() != variant {
-            bail!("{}: it is a game of {}, not of {variant}", context(), record.variant());
-        }
         if number == 0 || number > openings.len() * 2 {
             bail!("{}: this match has games 1 to {}", context(), openings.len() * 2);
         }
@@ -48,9 +48,8 @@ pub fn earlier_games(
         }
         let pairing = Pairing::numbered(number);
         let opening = &openings[pairing.opening];
-        let starts_standard = record.start() == Position::start(variant);
         if record.tag("Opening") != Some(opening.name.as_str())
-            || !starts_standard
+            || record.start() != opening.start
             || !record.moves().starts_with(&opening.moves)
         {
             bail!(
@@ -59,7 +58,7 @@ pub fn earlier_games(
                 opening.name
             );
         }
-        let first_color = pairing.first_color(variant);
+        let first_color = pairing.first_color(opening.start.turn());
         let (black, white) = if first_color == Color::Black { (first, second) } else { (second, first) };
         if record.tag("Black") != Some(black) || record.tag("White") != Some(white) {
             bail!(

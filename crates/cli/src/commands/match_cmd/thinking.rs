@@ -6,7 +6,10 @@
 
 use std::time::Duration;
 
-use checkers_rules::{Color, PdnGame};
+use checkers_engine::{MoveBuffer, SearchPosition};
+use checkers_rules::Color;
+
+use super::contest::MatchRecord;
 
 /// One player's thinking over some moves.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -76,12 +79,16 @@ pub fn comment_time(text: &str) -> Option<Duration> {
 
 /// The thinking of the first and of the second player in a game `checkers match` wrote: the
 /// timed moves after the opening's `opening_moves`.
-pub fn of_record(record: &PdnGame, opening_moves: usize, first_color: Color) -> [Thinking; 2] {
+pub fn of_record<P: SearchPosition>(
+    record: &impl MatchRecord<P>,
+    opening_moves: usize,
+    first_color: Color,
+) -> [Thinking; 2] {
     let mut players = [Thinking::default(); 2];
     let positions = record.positions();
     for (index, before) in positions.iter().enumerate().take(record.moves().len()).skip(opening_moves) {
         let Some(time) = record.comment(index).and_then(comment_time) else { continue };
-        let forced = before.legal_moves().len() == 1;
+        let forced = before.legal_moves().as_slice().len() == 1;
         players[usize::from(before.turn() != first_color)].add_move(time, forced);
     }
     players
@@ -90,7 +97,7 @@ pub fn of_record(record: &PdnGame, opening_moves: usize, first_color: Color) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use checkers_rules::Variant;
+    use checkers_rules::{PdnGame, Variant};
 
     #[test]
     fn comments_read_back_as_the_time_written() {

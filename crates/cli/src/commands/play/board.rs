@@ -1,21 +1,24 @@
-//! Drawing the board: the pieces on the left, the square names on the right (numbers in
-//! English, algebraic names in Russian), the last move marked, in colour or in plain text.
+//! Drawing the board: the pieces on the left, the square names on the right (numbers, or
+//! algebraic names where the variant's players use them), the last move marked, in colour or
+//! in plain text; boards of any size (8x8, 10x10, 12x12 dark squares, Turkish's 64 squares),
+//! from the picture a variant gives of its position ([`Grid`]).
 
-use checkers_rules::{Color, Piece, Position, Role, Square, SquareNotation, Variant};
+use checkers_rules::{Color, Piece, Role};
+
+use super::variant::{Cell, Grid};
 
 /// The letter drawn for the pieces of the side that is not Black.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Letters {
     /// `r` and `R`: Red, as in the original English game.
     Red,
-    /// `w` and `W`: White, as Russian players expect.
+    /// `w` and `W`: White, as Russian players (and those of every other variant) expect.
     White,
 }
 
 /// How the board is drawn.
 #[derive(Clone, Copy, Debug)]
 pub struct Style {
-    pub variant: Variant,
     pub letters: Letters,
     /// Colour escape codes (only for a terminal that wants them).
     pub colour: bool,
@@ -67,11 +70,6 @@ const BOLD: &str = "\x1b[1m";
 pub const RESET: &str = "\x1b[0m";
 
 impl Style {
-    /// How squares are written in this variant: numbers in English, a1-h8 in Russian.
-    pub fn notation(&self) -> SquareNotation {
-        crate::common::customary_notation(self.variant)
-    }
-
     /// The name of a side as the players see it: Black, and Red or White.
     pub fn side_name(&self, color: Color) -> &'static str {
         match (color, self.letters) {
@@ -121,50 +119,56 @@ impl Style {
     }
 
     /// The rows from the top of the picture down, each a list of (file, rank) from the left.
-    fn rows(&self) -> Vec<Vec<(u32, u32)>> {
-        let ranks: Vec<u32> = if self.flipped { (0..8).collect() } else { (0..8).rev().collect() };
-        let files: Vec<u32> = if self.flipped { (0..8).rev().collect() } else { (0..8).collect() };
+    fn rows(&self, side: u32) -> Vec<Vec<(u32, u32)>> {
+        let ranks: Vec<u32> = if self.flipped { (0..side).collect() } else { (0..side).rev().collect() };
+        let files: Vec<u32> = if self.flipped { (0..side).rev().collect() } else { (0..side).collect() };
         ranks.iter().map(|&r| files.iter().map(|&f| (f, r)).collect()).collect()
     }
 
-    /// The board and, to its right, the square names; `last_move` squares (start and end of
-    /// the last move) are marked, `[ ]` in plain text and lit in colour. `top` and `bottom`
-    /// are the captions written above and below (each side's name by its home row).
-    pub fn render(&self, position: &Position, last_move: &[Square], top: &str, bottom: &str) -> String {
-        let coordinates = self.variant == Variant::Russian;
+    /// The board and, to its right, the square names; the last move's squares (start and
+    /// end) are marked, `[ ]` in plain text and lit in colour. `top` and `bottom` are the
+    /// captions written above and below (each side's name by its home row). Ranks and files
+    /// are labelled where the squares have names. A board wider than 10 squares has its two
+    /// pictures one space apart, so that it fits an 80-column terminal.
+    pub fn render(&self, grid: &Grid, top: &str, bottom: &str) -> String {
+        let side = grid.side;
+        let coordinates = grid.coordinates;
         let margin = if coordinates { "   " } else { "  " };
-        let frame = format!("{margin}+{}+    +{}+", "-".repeat(24), "-".repeat(25));
+        let gap = if side > 10 { " " } else { "    " };
+        let width = 3 * side as usize;
+        let frame = format!("{margin}+{}+{gap}+{}+", "-".repeat(width), "-".repeat(width + 1));
         let mut out = String::new();
         out.push_str(&format!("{margin} {top}\n"));
         out.push_str(&frame);
         out.push('\n');
-        for row in self.rows() {
-            let label = if coordinates { format!(" {} ", row[0].1 + 1) } else { margin.to_string() };
+        for row in self.rows(side) {
+            let label = if coordinates { format!("{:>2} ", row[0].1 + 1) } else { margin.to_string() };
             let mut board = String::new();
             let mut names = String::new();
             for &(file, rank) in &row {
-                match Square::from_coords(file, rank) {
+                match grid
+                    .cells
+                    .get(rank as usize)
+                    .and_then(|r| r.get(file as usize))
+                    .and_then(Option::as_ref)
+                {
                     None => {
                         board.push_str(&self.paint(self.palette().light_square, "   "));
                         names.push_str("   ");
                     }
-                    Some(sq) => {
-                        board.push_str(&self.cell(position.piece_at(sq), last_move.contains(&sq)));
-                        let name = match self.notation() {
-                            SquareNotation::Numeric => format!("{:>3}", sq.number()),
-                            SquareNotation::Algebraic => format!("{:>3}", sq.algebraic()),
-                        };
-                        names.push_str(&self.paint(DIM, &name));
+                    Some(Cell { piece, name, marked }) => {
+                        board.push_str(&self.cell(*piece, *marked));
+                        names.push_str(&self.paint(DIM, &format!("{name:>3}")));
                     }
                 }
             }
-            out.push_str(&format!("{label}|{board}|    |{names} |\n"));
+            out.push_str(&format!("{label}|{board}|{gap}|{names} |\n"));
         }
         out.push_str(&frame);
         out.push('\n');
         if coordinates {
             let files: String =
-                self.rows()[0].iter().map(|&(f, _)| format!(" {} ", (b'a' + f as u8) as char)).collect();
+                self.rows(side)[0].iter().map(|&(f, _)| format!(" {} ", (b'a' + f as u8) as char)).collect();
             out.push_str(&format!("{margin} {files}\n"));
         }
         out.push_str(&format!("{margin} {bottom}\n"));
@@ -194,16 +198,19 @@ impl Style {
 
 #[cfg(test)]
 mod tests {
+    use super::super::variant::TerminalPosition;
     use super::*;
+    use checkers_rules::board::{Board, Canadian};
+    use checkers_rules::{Position, Variant};
 
-    fn plain(variant: Variant, letters: Letters) -> Style {
-        Style { variant, letters, colour: false, flipped: false }
+    fn plain(letters: Letters) -> Style {
+        Style { letters, colour: false, flipped: false }
     }
 
     #[test]
     fn english_start_with_numbers() {
-        let style = plain(Variant::English, Letters::Red);
-        let text = style.render(&Position::start(Variant::English), &[], "top", "bottom");
+        let style = plain(Letters::Red);
+        let text = style.render(&Position::start(Variant::English).grid(None), "top", "bottom");
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[0], "   top");
         assert_eq!(lines[2], "  |    b     b     b     b |    |     1     2     3     4 |");
@@ -252,8 +259,8 @@ mod tests {
         let mv = start.parse_move("c3-d4").unwrap();
         let after = start.play_unchecked(&mv);
         for letters in [Letters::Red, Letters::White] {
-            let style = Style { variant: Variant::Russian, letters, colour: true, flipped: false };
-            let board = style.render(&after, &[mv.from(), mv.to()], "", "");
+            let style = Style { letters, colour: true, flipped: false };
+            let board = style.render(&after.grid(Some(&mv)), "", "");
             let mut cells = 0;
             for cell in board.split(RESET) {
                 let (Some(bg), Some(fg)) = (code_after(cell, "\x1b[48;5;"), code_after(cell, "\x1b[1;38;5;"))
@@ -268,7 +275,7 @@ mod tests {
         }
         // The escape codes themselves: a red man on a dark square, a black king on the last
         // move's square, a white man, an empty dark square.
-        let red = Style { variant: Variant::English, letters: Letters::Red, colour: true, flipped: false };
+        let red = Style { letters: Letters::Red, colour: true, flipped: false };
         let man = |color| Some(Piece { color, role: Role::Man });
         assert_eq!(red.cell(man(Color::White), false), "\x1b[48;5;180m\x1b[1;38;5;88m r \x1b[0m");
         let king = Some(Piece { color: Color::Black, role: Role::King });
@@ -280,20 +287,37 @@ mod tests {
 
     #[test]
     fn russian_with_coordinates_and_marks() {
-        let style = plain(Variant::Russian, Letters::White);
+        let style = plain(Letters::White);
         let start = Position::start(Variant::Russian);
         let mv = start.parse_move("c3-d4").unwrap();
         let after = start.play_unchecked(&mv);
-        let text = style.render(&after, &[mv.from(), mv.to()], "", "");
+        let text = style.render(&after.grid(Some(&mv)), "", "");
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[6], " 4 |    .    [w]    .     . |    |    b4    d4    f4    h4 |");
         assert_eq!(lines[7], " 3 | w    [.]    w     w    |    | a3    c3    e3    g3    |");
         assert_eq!(lines[11], "     a  b  c  d  e  f  g  h ");
-        let flipped = Style { flipped: true, ..style }.render(&after, &[], "", "");
+        let flipped = Style { flipped: true, ..style }.render(&after.grid(None), "", "");
         assert!(flipped.lines().nth(11).unwrap().starts_with("     h  g  f"));
         assert_eq!(
             flipped.lines().nth(2).unwrap(),
             " 1 |    w     w     w     w |    |    g1    e1    c1    a1 |"
+        );
+    }
+
+    /// The 12x12 board and its numbers fit 80 columns, the two pictures one space apart.
+    #[test]
+    fn canadian_fits_eighty_columns() {
+        let text = plain(Letters::White).render(&Board::<Canadian>::start().grid(None), "", "");
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 16);
+        assert!(lines.iter().all(|l| l.len() <= 80), "{text}");
+        assert_eq!(
+            lines[2],
+            "  |    b     b     b     b     b     b | |     1     2     3     4     5     6 |"
+        );
+        assert_eq!(
+            lines[13],
+            "  | w     w     w     w     w     w    | | 67    68    69    70    71    72    |"
         );
     }
 }

@@ -6,13 +6,14 @@ use std::io::BufRead;
 
 use checkers_engine::review::{review_game, score_text, tally, Verdict};
 use checkers_engine::DrawAnswer;
-use checkers_rules::{escape_controls, Color, Game, Outcome, Variant, WinReason};
+use checkers_rules::{escape_controls, Color};
 
 use super::input::Input;
 use super::record::{pdn_date_today, RecordFile};
-use super::{Flow, Player, Session, DEFAULT_RECORD, REVIEW_NODES};
+use super::variant::{Declared, TerminalGame, TerminalPosition};
+use super::{wrapped, Flow, Player, Session, DEFAULT_RECORD, REVIEW_NODES};
 
-impl<R: BufRead> Session<R> {
+impl<P: TerminalPosition, R: BufRead> Session<P, R> {
     pub(super) fn handle(&mut self, line: &str) -> Flow {
         match Input::parse(line) {
             Input::Empty => {}
@@ -40,20 +41,13 @@ impl<R: BufRead> Session<R> {
     }
 
     fn help(&self) {
-        let moves = match self.style.variant {
-            Variant::English => {
-                "Moves: the square a piece goes from, then the square it goes to: 11-15 or 11 15.\n\
-                 A capture: 9x18, or a whole jump 9x18x27 (9x27 will do when only one jump\n\
-                 fits). The numbers are on the board to the right. Captures are compulsory."
-            }
-            Variant::Russian => {
-                "Moves: the square a piece goes from, then the square it goes to: c3-d4 or c3 d4\n\
-                 (numbers 1-32 work too). A capture: c3:e5, or the whole route c3:e5:g3\n\
-                 (c3:g3 is enough when there is one such capture). Captures are compulsory."
-            }
+        self.say(&self.about.help_moves);
+        let review = if self.about.reviewed {
+            "once the game is over, the engine's verdict on every move"
+        } else {
+            "the engine's verdict on every move (not in this variant yet)"
         };
-        self.say(moves);
-        self.say(
+        self.say(&format!(
             "Commands:\n  \
              hint         the computer suggests a move\n  \
              undo         take back your last move (and the computer's answer)\n  \
@@ -62,30 +56,26 @@ impl<R: BufRead> Session<R> {
              flip         turn the board around\n  \
              moves        list the legal moves\n  \
              board        show the board again\n  \
-             review       once the game is over, the engine's verdict on every move\n  \
+             review       {review}\n  \
              save [FILE]  save the game (it is saved after every move anyway)\n  \
              new          start a new game\n  \
              quit         leave (the game stays in the record)",
-        );
+        ));
         let record = self.record.lock().unwrap_or_else(|p| p.into_inner());
         self.say(&format!("Every game is recorded in {} (PDN).", record.name()));
     }
 
     fn list_moves(&self) {
         let position = self.game.position();
-        let mut moves: Vec<(u32, String)> = self
-            .game
-            .legal_moves()
-            .iter()
-            .map(|m| (m.from().number(), self.move_text(&position, m)))
-            .collect();
+        let mut moves: Vec<(u32, String)> =
+            self.game.legal_moves().iter().map(|m| (P::move_start(m), position.move_text(m))).collect();
         if moves.is_empty() {
             self.say("The game is over: there are no moves.");
             return;
         }
         moves.sort();
         let list: Vec<String> = moves.into_iter().map(|(_, t)| t).collect();
-        self.say(&format!("Legal moves: {}.", list.join(", ")));
+        self.say(&wrapped(&format!("Legal moves: {}.", list.join(", "))));
     }
 
     fn hint(&mut self) {
@@ -96,7 +86,7 @@ impl<R: BufRead> Session<R> {
         let position = self.game.position();
         let history = self.history();
         match checkers_engine::hint(&mut self.engine, &position, &history) {
-            Some(mv) => self.say(&format!("Hint: {}.", self.move_text(&position, &mv))),
+            Some(mv) => self.say(&format!("Hint: {}.", position.move_text(&mv))),
             None => self.say("There is no move to suggest."),
         }
     }
@@ -104,21 +94,29 @@ impl<R: BufRead> Session<R> {
     /// The engine's review of the finished game: each mistake and blunder with the move the
     /// engine would have played, and a count for each side.
     fn review(&mut self) {
-        if !self.game.is_over() {
+        let Some(game) = P::checkers_game(&self.game).cloned() else {
+            self.say(&format!(
+                "There is no review of {} yet: the engine reviews English and Russian games only.",
+                self.about.title
+            ));
+            return;
+        };
+        if !game.is_over() {
             self.say("The review is for a finished game: play it out or resign first (`hint` suggests a move now).");
             return;
         }
-        let moves = self.game.moves();
+        let moves = game.moves();
         if moves.is_empty() {
             self.say("There are no moves to review.");
             return;
         }
         let count = if moves.len() == 1 { "1 move".to_string() } else { format!("{} moves", moves.len()) };
         self.say(&format!("Reviewing {count}…"));
-        let start = self.game.start();
+        let start = game.start();
         let limits = checkers_engine::Limits::nodes(REVIEW_NODES);
-        let reviews = review_game(&mut self.engine, &start, moves, &limits, &mut |_| {});
-        let positions = self.game.positions();
+        let Some(engine) = P::checkers_engine(&mut self.engine) else { return };
+        let reviews = review_game(engine, &start, moves, &limits, &mut |_| {});
+        let positions = game.positions();
         // Numbered as the record numbers them: a move number for each pair of plies.
         let first = start.variant().first_to_move();
         let first_is_first = start.turn() == first;
@@ -130,10 +128,10 @@ impl<R: BufRead> Session<R> {
             };
             let number = (ply + usize::from(!first_is_first)) / 2 + 1;
             let dots = if review.mover == first { "." } else { "..." };
-            let best = self.move_text(before, &review.best);
+            let best = before.move_text(&review.best);
             self.say(&format!(
                 "  {number}{dots} {}{mark} ({}): {}; {best} kept {}",
-                self.move_text(before, &review.played),
+                before.move_text(&review.played),
                 self.name(review.mover),
                 score_text(review.score),
                 score_text(review.best_score),
@@ -161,9 +159,9 @@ impl<R: BufRead> Session<R> {
     fn undo(&mut self) {
         if let Some(declared) = self.game.withdraw_declaration() {
             let what = match declared {
-                Outcome::Draw { .. } => "the draw agreement",
-                Outcome::Win { reason: WinReason::Resignation, .. } => "the resignation",
-                Outcome::Win { .. } => "the loss on time",
+                Declared::Draw => "the draw agreement",
+                Declared::Resignation => "the resignation",
+                Declared::Time => "the loss on time",
             };
             self.say(&format!("Took back {what}; play on."));
             self.announced = false;
@@ -181,10 +179,10 @@ impl<R: BufRead> Session<R> {
                     return;
                 }
                 // Back to the position before the human's last move.
-                while self.game.undo().is_some() && self.game.position().turn() != human {}
+                while self.game.undo() && self.game.position().turn() != human {}
             }
             None => {
-                if self.game.undo().is_none() {
+                if !self.game.undo() {
                     self.say("There is no move to take back.");
                     return;
                 }
@@ -230,7 +228,7 @@ impl<R: BufRead> Session<R> {
                 yes
             }
         };
-        if accepted && self.game.agree_draw().is_ok() {
+        if accepted && self.game.agree_draw() {
             self.say("The draw is agreed.");
         }
     }
@@ -241,7 +239,7 @@ impl<R: BufRead> Session<R> {
             return;
         }
         let color = self.lone_human().unwrap_or(self.game.position().turn());
-        let _ = self.game.resign(color);
+        self.game.resign(color);
     }
 
     fn save(&mut self, file: Option<String>) {
@@ -285,7 +283,7 @@ impl<R: BufRead> Session<R> {
                 self.say(&format!("Could not read the record {name} back: {e}."));
             }
         }
-        self.game = Game::from_position(self.start);
+        self.game = P::Game::from_position(self.start);
         self.copies.clear();
         self.games_started += 1;
         self.date = pdn_date_today();

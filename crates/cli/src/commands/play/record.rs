@@ -11,7 +11,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::Context;
 use checkers_engine::Level;
-use checkers_rules::{escape_controls, read_pdn_each, Color, PdnGame, PdnResult};
+use checkers_rules::{escape_controls, read_any_pdn_each, AnyPdnGame, Color, PdnResult};
 
 use crate::common::side_tag;
 
@@ -125,10 +125,11 @@ pub fn computer_name(level: Level) -> String {
 
 /// The last game of a record file, to go on with, and the byte offset where its text begins
 /// when that can be told (the text from there reads as that game alone, and the text before
-/// it as the other games), so that the game can be rewritten in its place.
+/// it as the other games), so that the game can be rewritten in its place. The game is of
+/// any variant, as its `GameType` says.
 #[derive(Debug)]
 pub struct LastGame {
-    pub game: PdnGame,
+    pub game: AnyPdnGame,
     pub text_start: Option<usize>,
 }
 
@@ -162,7 +163,7 @@ pub fn last_game(path: &Path) -> anyhow::Result<LastGame> {
         }
         Err(e) => return Err(e).with_context(|| format!("cannot read the record file {shown}")),
     };
-    let games = read_pdn_each(&text);
+    let games = read_any_pdn_each(&text);
     let count = games.len();
     let Some(last) = games.into_iter().last() else {
         anyhow::bail!("the record file {shown} holds no game to continue");
@@ -171,7 +172,7 @@ pub fn last_game(path: &Path) -> anyhow::Result<LastGame> {
     if game.result() != PdnResult::Unknown {
         anyhow::bail!(
             "the last game in {shown} is over ({}); there is nothing to continue",
-            game.result().to_pdn(game.variant())
+            result_text(&game)
         );
     }
     // Games begin with a tag line: the latest line start from which the rest of the text is
@@ -182,16 +183,29 @@ pub fn last_game(path: &Path) -> anyhow::Result<LastGame> {
         .collect();
     let mut text_start = None;
     for &i in line_starts.iter().rev() {
-        let rest = read_pdn_each(&text[i..]);
+        let rest = read_any_pdn_each(&text[i..]);
         if rest.len() > 1 {
             break; // gone back past the game's first line
         }
         if rest.first().is_some_and(|g| g.as_ref() == Ok(&game)) {
-            text_start = (read_pdn_each(&text[..i]).len() == count - 1).then_some(i);
+            text_start = (read_any_pdn_each(&text[..i]).len() == count - 1).then_some(i);
             break;
         }
     }
     Ok(LastGame { game, text_start })
+}
+
+/// A game's result as its variant's PDN writes it (`1-0`, `2-0`).
+fn result_text(game: &AnyPdnGame) -> &'static str {
+    match game {
+        AnyPdnGame::Checkers(game) => game.result().to_pdn(game.variant()),
+        AnyPdnGame::Board(game) => {
+            let variant = game.variant();
+            checkers_rules::with_board_variant!(variant, V => {
+                game.result().to_pdn_first(<V as checkers_rules::board::RuleSet>::FIRST, variant.pdn_result_style())
+            })
+        }
+    }
 }
 
 /// The full name of a file, through symbolic links, whether it exists yet or not.
@@ -249,6 +263,7 @@ pub fn pdn_date_today() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use checkers_rules::PdnGame;
 
     #[test]
     fn calendar_dates() {
