@@ -595,8 +595,10 @@ fn a_board_game_goes_on_in_its_place_after_an_english_one() {
     // Resigned, it is over: there is nothing to continue, and the result is Black's.
     let out = stdout(&play(dir.path(), &["--continue"], "resign\nreview\nquit\n"));
     assert!(out.contains("Game over. Black wins: White resigned.\nThe computer wins.\n"), "{out}");
+    // The engine reviews the board game as it does English and Russian ones.
+    assert!(out.contains("> review\nReviewing 4 moves…\n"), "{out}");
     assert!(
-        out.contains("> review\nThere is no review of International draughts yet: the engine reviews English and Russian games only.\n"),
+        out.contains("Review (500 thousand nodes a position; ? a mistake, ?? a blunder): White (you): "),
         "{out}"
     );
     let now = board_game::<International>(&games(dir.path(), "gamerec.txt")[1]);

@@ -5,7 +5,8 @@
 //! that make the logistic curve of the evaluation predict those best.
 //!
 //! The evaluation is linear in its weights (`eval/boards.rs`), so the fit is plain gradient
-//! descent (Adam) on every weight at once, the man's value held at 100 as the unit. Positions
+//! descent (Adam) on every weight at once, the man's value held at 100 as the unit (and the
+//! first row and file entries at their start, see [`PINNED`]). Positions
 //! without men are left out: their score is scaled by the king-ending knowledge, which is no
 //! weight.
 
@@ -118,6 +119,15 @@ fn features<V: BoardEngine>(board: &Board<V>) -> Vec<f64> {
     terms.0.iter().map(|x| x / full).collect()
 }
 
+/// The weights a fit leaves as they are: the man, the unit; and one entry of the rows and
+/// one of the files. Every man stands on one row and one file, so adding the same amount to
+/// every row entry at both ends of the game (or to every file entry) changes no evaluation
+/// but the man's: without a fixed entry each set could drift with the man's value. (The rows
+/// on a full board alone are no such set: their counts are weighted by the pieces left, so
+/// they say how a man's worth changes as the board empties.) A man on its back row on an edge
+/// file of an empty board is worth `MAN`.
+const PINNED: [usize; 3] = [term::MAN, term::ROW_EMPTY, term::FILE];
+
 /// What a fit found: the weights, the logistic scale, and the loss on the held-out samples
 /// before and after.
 #[derive(Clone, Copy, Debug)]
@@ -188,7 +198,7 @@ pub fn fit_board_weights<V: BoardEngine>(
         }
         let n = train.len().max(1) as f64;
         for k in 0..w.len() {
-            if k == term::MAN {
+            if PINNED.contains(&k) {
                 continue;
             }
             let g = gradient[k] / n;
@@ -248,7 +258,12 @@ mod tests {
             assert!((white - f64::from(for_white)).abs() <= 1.0, "{white} vs {for_white}");
         }
         let fit = fit_board_weights(&samples, weights, 50, &mut |_, _| {});
-        assert_eq!(fit.weights.values[term::MAN], 100, "the unit stays");
+        for pinned in PINNED {
+            assert_eq!(
+                fit.weights.values[pinned], weights.values[pinned],
+                "the unit and the reference entries stay"
+            );
+        }
         assert!(fit.scale > 0.0);
         assert!(board_weights_source("BRAZILIAN", &fit.weights).starts_with("pub const BRAZILIAN"));
     }

@@ -43,13 +43,23 @@ pub enum BoardIllegalReason {
     NoPiece(u32),
     #[error("the piece on {square} is not yours; {} is to move", .to_move.name())]
     NotYours { square: u32, to_move: Color },
-    /// A capture must be made, of the most pieces there are to take, and this is not one.
-    #[error("a capture of {pieces} piece{} (the most there are to take) is compulsory: {}", if *.pieces == 1 { "" } else { "s" }, or_list(.captures))]
-    CaptureCompulsory { pieces: u32, captures: Vec<String> },
+    /// A capture must be made and this is not one of the legal ones; `pieces` is how many
+    /// each takes when they all take as many (always in majority-capture variants).
+    #[error("{} is compulsory: {}", capture_of(*.pieces), or_list(.captures))]
+    CaptureCompulsory { pieces: Option<u32>, captures: Vec<String> },
     #[error("the piece on {0} cannot move")]
     CannotMove(u32),
     #[error("{from} can go to {}", or_list(.targets))]
     OtherTargets { from: u32, targets: Vec<u32> },
+}
+
+/// `a capture of 2 pieces`, or `a capture` when the legal captures take different numbers.
+fn capture_of(pieces: Option<u32>) -> String {
+    match pieces {
+        Some(1) => "a capture of 1 piece".to_string(),
+        Some(n) => format!("a capture of {n} pieces"),
+        None => "a capture".to_string(),
+    }
 }
 
 /// `a`, `a or b`, `a, b or c`.
@@ -253,7 +263,9 @@ impl<V: RuleSet> Board<V> {
         if legal[0].is_capture() {
             let mut captures: Vec<String> = legal.iter().map(|m| m.to_pdn(self)).collect();
             captures.sort();
-            return BoardIllegalReason::CaptureCompulsory { pieces: legal[0].captured_count(), captures };
+            let pieces = legal[0].captured_count();
+            let pieces = legal.iter().all(|m| m.captured_count() == pieces).then_some(pieces);
+            return BoardIllegalReason::CaptureCompulsory { pieces, captures };
         }
         let mut targets: Vec<u32> = legal.iter().filter(|m| m.from() == from).map(|m| m.to()).collect();
         if targets.is_empty() {

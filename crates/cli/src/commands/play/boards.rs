@@ -95,7 +95,6 @@ impl<V: BoardEngine> TerminalPosition for Board<V> {
             square_names: board_text::square_names::<V>(),
             letters: Letters::White,
             first: V::FIRST,
-            reviewed: false,
         }
     }
 

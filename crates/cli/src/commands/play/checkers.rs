@@ -41,7 +41,6 @@ impl TerminalPosition for Position {
                 square_names: "squares are numbered 1 to 32 (see the board on the right)".to_string(),
                 letters: Letters::Red,
                 first,
-                reviewed: true,
             },
             Variant::Russian => About {
                 title: "Russian draughts",
@@ -55,7 +54,6 @@ impl TerminalPosition for Position {
                 square_names: "squares are the dark ones, a1 to h8 (see the board on the right)".to_string(),
                 letters: Letters::White,
                 first,
-                reviewed: true,
             },
         }
     }
@@ -133,14 +131,6 @@ impl TerminalPosition for Position {
         let variant = self.variant();
         // Solved while the board is drawn and the first move typed.
         std::thread::spawn(move || Engine::prepare_endgame(variant));
-    }
-
-    fn checkers_game(game: &Game) -> Option<&Game> {
-        Some(game)
-    }
-
-    fn checkers_engine(engine: &mut Engine) -> Option<&mut Engine> {
-        Some(engine)
     }
 }
 

@@ -42,11 +42,7 @@ impl<P: TerminalPosition, R: BufRead> Session<P, R> {
 
     fn help(&self) {
         self.say(&self.about.help_moves);
-        let review = if self.about.reviewed {
-            "once the game is over, the engine's verdict on every move"
-        } else {
-            "the engine's verdict on every move (not in this variant yet)"
-        };
+        let review = "once the game is over, the engine's verdict on every move";
         self.say(&format!(
             "Commands:\n  \
              hint         the computer suggests a move\n  \
@@ -94,13 +90,7 @@ impl<P: TerminalPosition, R: BufRead> Session<P, R> {
     /// The engine's review of the finished game: each mistake and blunder with the move the
     /// engine would have played, and a count for each side.
     fn review(&mut self) {
-        let Some(game) = P::checkers_game(&self.game).cloned() else {
-            self.say(&format!(
-                "There is no review of {} yet: the engine reviews English and Russian games only.",
-                self.about.title
-            ));
-            return;
-        };
+        let game = &self.game;
         if !game.is_over() {
             self.say("The review is for a finished game: play it out or resign first (`hint` suggests a move now).");
             return;
@@ -114,11 +104,10 @@ impl<P: TerminalPosition, R: BufRead> Session<P, R> {
         self.say(&format!("Reviewing {count}…"));
         let start = game.start();
         let limits = checkers_engine::Limits::nodes(REVIEW_NODES);
-        let Some(engine) = P::checkers_engine(&mut self.engine) else { return };
-        let reviews = review_game(engine, &start, moves, &limits, &mut |_| {});
-        let positions = game.positions();
+        let reviews = review_game(&mut self.engine, &start, moves, &limits, &mut |_| {});
+        let positions = self.game.positions();
         // Numbered as the record numbers them: a move number for each pair of plies.
-        let first = start.variant().first_to_move();
+        let first = self.about.first;
         let first_is_first = start.turn() == first;
         for (ply, (review, before)) in reviews.iter().zip(positions).enumerate() {
             let mark = match review.verdict {

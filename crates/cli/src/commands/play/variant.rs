@@ -5,8 +5,8 @@
 //! of every other variant (`boards.rs`) implement them; the game loop and the commands are
 //! written once against them.
 
-use checkers_engine::{Engine, SearchPosition};
-use checkers_rules::{Color, Game, Piece};
+use checkers_engine::SearchPosition;
+use checkers_rules::{Color, Piece};
 
 use super::board::Letters;
 
@@ -28,8 +28,6 @@ pub struct About {
     pub letters: Letters,
     /// The side that moves first in the variant.
     pub first: Color,
-    /// Whether the engine reviews this variant's games (`review`).
-    pub reviewed: bool,
 }
 
 /// The picture of a position, square by square, for the board drawing (`board.rs`).
@@ -137,16 +135,6 @@ pub trait TerminalPosition: SearchPosition {
 
     /// Starts whatever the engine can get ready while the player reads the board.
     fn prepare_engine(&self) {}
-
-    /// The game, when it is an English or Russian one: the engine's review reads those only.
-    fn checkers_game(_game: &Self::Game) -> Option<&Game> {
-        None
-    }
-
-    /// The engine, when it plays English or Russian positions.
-    fn checkers_engine(_engine: &mut Engine<Self>) -> Option<&mut Engine> {
-        None
-    }
 }
 
 /// A game of a variant: its positions and moves, taking moves back, and its end.
