@@ -111,10 +111,11 @@ setup_postgres() {
     say "PostgreSQL ready at $PG_URL"
 }
 
-# ---- pydraughts for the Hub client test (crates/cli/tests/pydraughts_client.rs) ------------
+# ---- pydraughts for the Hub and DXP client tests (crates/cli/tests/pydraughts_*.rs) --------
 # A venv in target/test-deps/pydraughts-venv with pydraughts from PyPI, which drives
-# `checkers hub` through its HubEngine (tests/pydraughts/play_games.py). The test fails under
-# CI=true when this venv (or CHECKERS_TEST_PYTHON) is missing.
+# `checkers hub` through its HubEngine (tests/pydraughts/play_games.py) and `checkers dxp`
+# through its DXPEngine (tests/pydraughts/dxp_games.py). The tests fail under CI=true when this
+# venv (or CHECKERS_TEST_PYTHON) is missing.
 PYDRAUGHTS_VENV=target/test-deps/pydraughts-venv
 PYDRAUGHTS_VERSION=0.6.7
 
@@ -128,7 +129,7 @@ python_venv_available() {
     has python3 && python3 -c "import venv, ensurepip" 2>/dev/null
 }
 
-title_pydraughts() { echo "pydraughts, for the Hub client test"; }
+title_pydraughts() { echo "pydraughts, for the Hub and DXP client tests"; }
 
 plan_pydraughts() {
     if pydraughts_ready; then

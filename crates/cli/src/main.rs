@@ -35,6 +35,8 @@ enum Command {
     Bench(commands::bench::Args),
     /// Speak the Hub protocol (v2) on stdin/stdout, for draughts GUIs and tools.
     Hub(commands::hub::Args),
+    /// Play International-family games over DXP (DamExchange) on TCP: --listen or --connect.
+    Dxp(commands::dxp::Args),
     /// Play two engines or levels against each other over the opening sets: score, Elo, SPRT.
     Match(commands::match_cmd::Args),
     /// Play a game in the terminal against the computer (levels 1-9) or another person.
@@ -65,6 +67,7 @@ fn main() {
         Command::Analyse(args) => commands::analyse::run(args),
         Command::Bench(args) => commands::bench::run(args),
         Command::Hub(args) => commands::hub::run(args),
+        Command::Dxp(args) => commands::dxp::run(args),
         Command::Match(args) => commands::match_cmd::run(args),
         Command::Play(args) => commands::play::run(args),
         Command::Review(args) => commands::review::run(args),

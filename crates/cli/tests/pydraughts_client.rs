@@ -8,38 +8,15 @@
 //! `target/test-deps/pydraughts-venv`); `CHECKERS_TEST_PYTHON` names another interpreter
 //! that has pydraughts. Without one the test is skipped locally but fails when `CI=true`.
 
-use std::path::{Path, PathBuf};
+mod pydraughts_support;
+
 use std::process::Command;
 
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// A Python interpreter that can import pydraughts, if there is one.
-fn python() -> Option<PathBuf> {
-    let candidates = [
-        std::env::var_os("CHECKERS_TEST_PYTHON").map(PathBuf::from),
-        Some(workspace().join("target/test-deps/pydraughts-venv/bin/python")),
-    ];
-    candidates.into_iter().flatten().find(|python| {
-        Command::new(python)
-            .args(["-c", "import draughts.engine"])
-            .output()
-            .is_ok_and(|out| out.status.success())
-    })
-}
+use pydraughts_support::{python_or_skip, workspace};
 
 #[test]
 fn pydraughts_plays_whole_games_against_the_hub_engine() {
-    let Some(python) = python() else {
-        let message =
-            "no Python with pydraughts: run scripts/setup-test-deps.sh (or set CHECKERS_TEST_PYTHON)";
-        if std::env::var("CI").is_ok_and(|v| v == "true") {
-            panic!("{message}");
-        }
-        eprintln!("skipped: {message}");
-        return;
-    };
+    let Some(python) = python_or_skip() else { return };
     let script = workspace().join("tests/pydraughts/play_games.py");
     let out = Command::new(&python)
         .arg(&script)

@@ -23,7 +23,7 @@ fn the_set_up_says_what_it_will_do_first() {
     );
     for need in [
         "  PostgreSQL, for the server's storage tests:",
-        "  pydraughts, for the Hub client test:",
+        "  pydraughts, for the Hub and DXP client tests:",
         "  Chromium, playwright-core and axe-core, for the browser test:",
     ] {
         let at = lines.iter().position(|l| *l == need).unwrap_or_else(|| panic!("no {need:?} in {stdout}"));

@@ -23,9 +23,10 @@
 //!
 //! It stands on `checkers-rules` and `checkers-endgame` alone and does no I/O of its own: no
 //! terminal, file or network code.
-//! The Hub protocol's logic ([`hub`]) lives here as a pure line-in, lines-out state machine;
-//! reading stdin, running matches and serving games belong to the command line and the
-//! server, which use this crate.
+//! The Hub protocol's logic ([`hub`]) lives here as a pure line-in, lines-out state machine,
+//! and DXP's ([`dxp`], for the International family) as a message-in, messages-out one;
+//! reading stdin and sockets, running matches and serving games belong to the command line
+//! and the server, which use this crate.
 //!
 //! ```
 //! use checkers_engine::{Engine, EngineOptions, Limits, StopHandle};
@@ -47,6 +48,7 @@ mod bench;
 #[cfg(feature = "tune")]
 pub mod board_tune;
 mod book;
+pub mod dxp;
 mod endgame;
 mod engine;
 mod eval;

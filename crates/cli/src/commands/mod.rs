@@ -1,6 +1,7 @@
 pub mod analyse;
 pub mod bench;
 pub mod boards;
+pub mod dxp;
 pub mod hub;
 pub mod match_cmd;
 pub mod moves;
