@@ -231,6 +231,22 @@ fn an_external_hub_engine_plays_a_match() {
     let [by_hub, by_level] = timed_moves(&pdn, &hub);
     assert!(by_hub.0 > 0 && by_level.0 > 0);
     assert_eq!((reported_moves(&stdout, &hub), reported_moves(&stdout, "level:1")), (by_hub, by_level));
+    // The same over the board variants' Hub positions and moves: Frisian and Turkish.
+    for (variant, game_type) in [("frisian", 40), ("turkish", 30)] {
+        let pdn = dir.join(format!("hub-{variant}.pdn"));
+        let args =
+            ["match", &hub, "level:1", "--variant", variant, "--openings", "1", "--hub-level", "depth=3"];
+        let mut args = args.to_vec();
+        args.extend(["--pdn", pdn.to_str().unwrap()]);
+        let out = checkers(&args);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{variant}: {stdout}{}", String::from_utf8_lossy(&out.stderr));
+        let (w, l, d) = score(&stdout);
+        assert_eq!(w + l + d, 2, "{stdout}");
+        let games = checkers_rules::read_any_pdn(&std::fs::read_to_string(&pdn).unwrap()).unwrap();
+        assert!(games.iter().all(|g| g.game_type() == game_type && g.move_count() > 10), "{variant}");
+        assert!(stdout.contains(&format!("Time of {hub}: ")), "{stdout}");
+    }
     let _ = std::fs::remove_dir_all(dir);
 }
 

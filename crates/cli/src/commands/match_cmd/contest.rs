@@ -5,10 +5,13 @@
 
 use std::marker::PhantomData;
 
-use anyhow::{anyhow, bail, Context};
-use checkers_engine::hub::{move_from_hub, move_to_hub, position_to_hub, Numbering};
+use anyhow::{bail, Context};
+use checkers_engine::hub::{
+    board_move_from_hub, board_move_to_hub, board_to_hub, move_from_hub, move_to_hub, position_to_hub,
+    Numbering,
+};
 use checkers_engine::{BoardEngine, SearchPosition};
-use checkers_rules::board::{Board, BoardGame, BoardOutcome, BoardVariant};
+use checkers_rules::board::{Board, BoardGame, BoardOutcome};
 use checkers_rules::{
     read_board_pdn, read_pdn, write_board_pdn, write_pdn, BoardPdnGame, Color, Game, Outcome, PdnGame,
     PdnResult, PdnTagError, Position, Variant,
@@ -212,19 +215,18 @@ impl<V: BoardEngine> Contest for Boards<V> {
     fn write_records(records: &[BoardPdnGame<V>]) -> String {
         write_board_pdn(records)
     }
-    fn hub_position(self, _position: &Board<V>) -> anyhow::Result<String> {
-        let variant = BoardVariant::of::<V>().ok_or_else(|| anyhow!("{} is no board variant", V::NAME))?;
-        bail!("a Hub engine cannot play {variant} in a match yet: only English and Russian");
+    fn hub_position(self, position: &Board<V>) -> anyhow::Result<String> {
+        Ok(board_to_hub(position))
     }
     fn hub_move(self, _position: &Board<V>, mv: &checkers_rules::board::BoardMove<V>) -> String {
-        mv.to_hub()
+        board_move_to_hub(mv, Numbering::Standard)
     }
     fn hub_parse(
         self,
         position: &Board<V>,
         text: &str,
     ) -> Result<checkers_rules::board::BoardMove<V>, String> {
-        position.parse_move(text).map_err(|e| e.to_string())
+        board_move_from_hub(position, text, Numbering::Standard).map_err(|reason| reason.to_string())
     }
 }
 
