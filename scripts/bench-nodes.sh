@@ -23,7 +23,12 @@ db=${1:-}
 [ $# -gt 0 ] && shift
 work=$(mktemp -d)
 pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; }
+# The nodes drain on SIGTERM (a second or two): waited for, so that a run started next finds
+# their ports free.
+cleanup() {
+    for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+    for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
+}
 trap cleanup EXIT
 if [ -z "$db" ]; then
     [ "$nodes" = 1 ] || { echo "several nodes need a postgres:// database" >&2; exit 2; }
@@ -35,7 +40,10 @@ for i in $(seq 1 "$nodes"); do
     "$release/checkers" serve --addr "127.0.0.1:$port" --db "$db" >"$work/node$i.log" 2>&1 &
     pids+=($!)
     addrs+=("127.0.0.1:$port")
-    until curl -sf "127.0.0.1:$port/readyz" >/dev/null; do sleep 0.2; done
+    until curl -sf "127.0.0.1:$port/readyz" >/dev/null; do
+        kill -0 "${pids[-1]}" 2>/dev/null || { cat "$work/node$i.log" >&2; exit 1; }
+        sleep 0.2
+    done
 done
 echo "start: load average $(cut -d' ' -f1-3 /proc/loadavg)"
 (
