@@ -13,7 +13,9 @@
 # most 4,900 games each (a process holds at most its open-file limit of sockets, and a game
 # is two or three sockets). Each generator prints its figures and checks its games in the
 # database; the nodes' RSS, live games and WebSockets are written every 2 s to
-# nodes-memory.log and the peak printed, with the load average at the start and the end.
+# nodes-memory.log and the peak printed, with the load average at the start and the end, and
+# the CPU time the nodes used (and, on a PostgreSQL of this machine, its backends serving the
+# database, those still connected at the end: the nodes' pools keep theirs).
 # The PostgreSQL database is used as it is: give a fresh one. Needs curl.
 set -euo pipefail
 release=$(realpath "$1")
@@ -23,7 +25,12 @@ db=${1:-}
 [ $# -gt 0 ] && shift
 work=$(mktemp -d)
 pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; }
+# The nodes drain on SIGTERM (a second or two): waited for, so that a run started next finds
+# their ports free.
+cleanup() {
+    for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+    for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
+}
 trap cleanup EXIT
 if [ -z "$db" ]; then
     [ "$nodes" = 1 ] || { echo "several nodes need a postgres:// database" >&2; exit 2; }
@@ -35,7 +42,10 @@ for i in $(seq 1 "$nodes"); do
     "$release/checkers" serve --addr "127.0.0.1:$port" --db "$db" >"$work/node$i.log" 2>&1 &
     pids+=($!)
     addrs+=("127.0.0.1:$port")
-    until curl -sf "127.0.0.1:$port/readyz" >/dev/null; do sleep 0.2; done
+    until curl -sf "127.0.0.1:$port/readyz" >/dev/null; do
+        kill -0 "${pids[-1]}" 2>/dev/null || { cat "$work/node$i.log" >&2; exit 1; }
+        sleep 0.2
+    done
 done
 echo "start: load average $(cut -d' ' -f1-3 /proc/loadavg)"
 (
@@ -63,6 +73,20 @@ done
 status=0
 for g in "${generators[@]}"; do wait "$g" || status=1; done
 echo "end: load average $(cut -d' ' -f1-3 /proc/loadavg)"
+# CPU seconds used by processes (utime + stime in /proc/PID/stat, fields 14 and 15).
+cpu_seconds() {
+    local ticks=0 p
+    for p in "$@"; do ticks=$((ticks + $(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null || echo 0))); done
+    awk -v t="$ticks" -v hz="$(getconf CLK_TCK)" 'BEGIN {printf "%.1f", t / hz}'
+}
+cpu="CPU: nodes $(cpu_seconds "${pids[@]}") s"
+if [[ $db == postgres* ]]; then
+    name=${db##*/}
+    name=${name%%\?*}
+    mapfile -t backends < <(pgrep -f "^postgres: .* $name ")
+    cpu="$cpu, PostgreSQL backends of $name $(cpu_seconds "${backends[@]}") s"
+fi
+echo "$cpu"
 kill "$sampler"
 for log in "$work"/generator*.log; do echo "== $(basename "$log")"; grep -v '^loadtest:' "$log" || true; done
 for i in $(seq 1 "$nodes"); do

@@ -8,8 +8,8 @@ use checkers_rules::board::BoardVariant;
 use checkers_rules::{Color, Position, SquareNotation, Variant};
 use clap::ValueEnum;
 
-/// `--variant` values: the engine's variants, then those the rules library plays on boards
-/// of any size (`moves` and `perft` know them; the engine does not play them yet).
+/// `--variant` values: English and Russian (the 8x8 `Position`), then the variants the rules
+/// library plays on its boards of any size.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub enum VariantArg {
     #[default]
@@ -31,19 +31,23 @@ pub enum VariantArg {
     Turkish,
 }
 
+/// A variant as the code that plays it sees it: one of the two 8x8 games of `Position`, or
+/// one of the rules library's boards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VariantChoice {
+    Checkers(Variant),
+    Board(BoardVariant),
+}
+
 impl VariantArg {
-    /// The variant as the engine knows it, or why this command cannot take it.
-    pub fn engine(self) -> anyhow::Result<Variant> {
-        match self {
-            VariantArg::English => Ok(Variant::English),
-            VariantArg::Russian => Ok(Variant::Russian),
-            _ => {
-                let name = self.name();
-                anyhow::bail!(
-                    "--variant {name}: the rules of {name} are in (`checkers moves` and `checkers perft` know \
-                     them), but the engine, the games and the protocols do not play it yet"
-                )
-            }
+    /// Which code plays the variant.
+    pub fn choice(self) -> VariantChoice {
+        match (self, self.board()) {
+            (VariantArg::English, _) => VariantChoice::Checkers(Variant::English),
+            (VariantArg::Russian, _) => VariantChoice::Checkers(Variant::Russian),
+            (_, Some(board)) => VariantChoice::Board(board),
+            // Every other name is a board variant's (the test below holds the two lists alike).
+            (_, None) => VariantChoice::Checkers(Variant::English),
         }
     }
 
@@ -117,9 +121,15 @@ pub struct PositionArgs {
 }
 
 impl PositionArgs {
-    /// The engine's variant (an error for a variant only the rules library plays).
+    /// The 8x8 variant (an error for a variant of the rules library's boards, which the
+    /// commands read through their own positions: `commands/boards.rs`).
     pub fn variant(&self) -> anyhow::Result<Variant> {
-        self.variant.engine()
+        match self.variant.choice() {
+            VariantChoice::Checkers(variant) => Ok(variant),
+            VariantChoice::Board(board) => {
+                anyhow::bail!("{board} is played on its own board, not the 8x8 one")
+            }
+        }
     }
     pub fn position(&self) -> anyhow::Result<Position> {
         Ok(self.positions()?.pop().expect("at least the starting position"))
@@ -180,11 +190,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_variant_but_the_engines_is_a_board_variant() {
+    fn every_variant_but_english_and_russian_is_a_board_variant() {
         for arg in VariantArg::value_variants() {
-            let engine = matches!(arg, VariantArg::English | VariantArg::Russian);
-            assert_eq!(arg.board().is_none(), engine, "{arg:?}");
-            assert_eq!(arg.engine().is_ok(), engine, "{arg:?}");
+            let checkers = matches!(arg, VariantArg::English | VariantArg::Russian);
+            assert_eq!(arg.board().is_none(), checkers, "{arg:?}");
+            assert_eq!(matches!(arg.choice(), VariantChoice::Checkers(_)), checkers, "{arg:?}");
+            if let Some(board) = arg.board() {
+                assert_eq!(arg.choice(), VariantChoice::Board(board));
+            }
         }
         assert_eq!(BoardVariant::ALL.len() + 2, VariantArg::value_variants().len());
     }

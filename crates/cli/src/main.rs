@@ -13,7 +13,7 @@ use clap::{Parser, Subcommand};
 #[command(
     name = "checkers",
     version,
-    about = "English checkers and Russian draughts: play, analyse, perft, and more",
+    about = "Checkers and draughts, every major variant: play, analyse, match, serve, Hub and DXP, and more",
     after_help = "Environment: CHECKERS_CACHE_DIR is where the solved endgame databases are kept \
                   between runs (about 3 MB a variant; empty: nowhere); by default `checkers` in \
                   XDG_CACHE_HOME or ~/.cache."

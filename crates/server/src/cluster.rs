@@ -13,9 +13,11 @@
 //!   ([`Cluster::claim`]) and runs it as before (`actor`); a game another node owns is
 //!   followed through a `remote` stand-in, which passes commands on as calls and feeds the
 //!   owner's states to this node's subscribers.
-//! - **Messages** go by `LISTEN`/`NOTIFY` (`bus`): one channel a node, one for all. Every
-//!   message is parsed into a typed `bus::Envelope`; anything else is dropped, and a call
-//!   naming a game this node does not own is refused without touching it.
+//! - **Messages** go by `LISTEN`/`NOTIFY` (`bus`): one channel a node, one for all; a message
+//!   for one node goes over a direct link to it instead once there is one (`link`: a
+//!   WebSocket to the address it registered, proven with its key). Every message is parsed
+//!   into a typed `bus::Envelope`; anything else is dropped, and a call naming a game this
+//!   node does not own is refused without touching it.
 //! - **Matchmaking** (`pairing`): the quick-pairing pools and who is online are rows shared
 //!   by the nodes, each pairing round run by one node; challenges reach every node, and an
 //!   answer given on another node than the challenger's is passed to it as a call.
@@ -25,10 +27,12 @@
 mod bus;
 mod calls;
 mod lease;
+mod link;
 mod pairing;
 mod remote;
 
 use std::collections::HashSet;
+use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
@@ -37,6 +41,7 @@ use sqlx::postgres::{PgPool, PgPoolOptions};
 use tokio::sync::watch;
 
 pub(crate) use bus::{LobbyWire, Notice, Request};
+pub(crate) use link::route as link_route;
 pub(crate) use pairing::{ChallengeCall, Challenged, SharedPairing, SharedSeek};
 pub(crate) use remote::RemoteGame;
 
@@ -73,6 +78,8 @@ pub struct Cluster {
     gone_nodes: Mutex<HashSet<String>>,
     /// The node is draining: it takes no game and hands over those it has.
     draining: AtomicBool,
+    /// Where the other nodes open their links to this one, once it listens.
+    link_addr: Mutex<Option<String>>,
 }
 
 impl std::fmt::Debug for Cluster {
@@ -98,6 +105,7 @@ impl Cluster {
             gone: watch::Sender::new(0),
             gone_nodes: Mutex::new(HashSet::new()),
             draining: AtomicBool::new(false),
+            link_addr: Mutex::new(None),
         });
         cluster.register().await?;
         bus::listen(&cluster, inbox).await?;
@@ -124,6 +132,25 @@ impl Cluster {
         sqlx::query(&lease::register_statement())
             .bind(&self.node)
             .bind(LEASE.as_millis() as i64)
+            .bind(self.link_addr())
+            .bind(self.bus.links().key())
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Where the other nodes reach this one, once it listens.
+    fn link_addr(&self) -> Option<String> {
+        lock(&self.link_addr).clone()
+    }
+
+    /// The node listens on `addr`: registers where the other nodes open their links to it.
+    pub async fn listening(&self, addr: SocketAddr) -> Result<(), sqlx::Error> {
+        let advertised = link::advertised(&self.pool, addr).await.to_string();
+        *lock(&self.link_addr) = Some(advertised.clone());
+        sqlx::query("UPDATE nodes SET link_addr = $2 WHERE id = $1")
+            .bind(&self.node)
+            .bind(&advertised)
             .execute(&self.pool)
             .await?;
         Ok(())
@@ -246,6 +273,7 @@ impl Cluster {
         if !lock(&self.gone_nodes).insert(node.clone()) {
             return;
         }
+        self.bus.links().forget(&node);
         self.gone.send_modify(|n| *n += 1);
         if let Some(registry) = self.registry() {
             tokio::spawn(async move { registry.forget_node(&node).await });

@@ -241,6 +241,9 @@ pub async fn start(config: &Config) -> anyhow::Result<Running> {
     let listener =
         TcpListener::bind(&config.addr).await.with_context(|| format!("cannot listen on {}", config.addr))?;
     let addr = listener.local_addr()?;
+    if let Some(cluster) = registry.cluster() {
+        cluster.listening(addr).await.context("cannot register where the other nodes reach this one")?;
+    }
     let drain = drain::Drain::default();
     let resuming = registry.clone();
     tokio::spawn(async move {

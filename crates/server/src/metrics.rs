@@ -9,7 +9,9 @@ use std::time::Duration;
 use axum::extract::State;
 use axum::http::{header, HeaderValue};
 use axum::response::{IntoResponse, Response};
-use prometheus::{Histogram, HistogramOpts, IntCounter, IntGauge, IntGaugeVec, Opts, TextEncoder};
+use prometheus::{
+    Histogram, HistogramOpts, IntCounter, IntCounterVec, IntGauge, IntGaugeVec, Opts, TextEncoder,
+};
 
 use crate::registry::Registry;
 
@@ -34,6 +36,8 @@ pub struct Metrics {
     engine_waiting: IntGaugeVec,
     /// Nodes found dead by this node, whose games were then taken over.
     pub failovers: IntCounter,
+    /// Messages sent to one other node, by path: `link` (direct) or `notify` (the database).
+    pub cluster_messages: IntCounterVec,
 }
 
 /// The process's metrics.
@@ -65,6 +69,14 @@ impl Metrics {
                 "Nodes this node found dead, whose games were then taken over",
             )
             .expect("a valid counter"),
+            cluster_messages: IntCounterVec::new(
+                Opts::new(
+                    "checkers_cluster_messages_total",
+                    "Messages sent to one other node, by path (link: direct, notify: through the database)",
+                ),
+                &["path"],
+            )
+            .expect("a valid counter"),
             engine_waiting: IntGaugeVec::new(
                 Opts::new("checkers_engine_jobs_waiting", "Engine jobs waiting, by queue (moves, reviews)"),
                 &["queue"],
@@ -72,7 +84,7 @@ impl Metrics {
             .expect("a valid gauge"),
             registry,
         };
-        let all: [Box<dyn prometheus::core::Collector>; 7] = [
+        let all: [Box<dyn prometheus::core::Collector>; 8] = [
             Box::new(metrics.connections.clone()),
             Box::new(metrics.live_games.clone()),
             Box::new(metrics.moves.clone()),
@@ -80,6 +92,7 @@ impl Metrics {
             Box::new(metrics.commit_latency.clone()),
             Box::new(metrics.engine_waiting.clone()),
             Box::new(metrics.failovers.clone()),
+            Box::new(metrics.cluster_messages.clone()),
         ];
         for collector in all {
             metrics.registry.register(collector).expect("metric names are unique");

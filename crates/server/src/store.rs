@@ -136,6 +136,7 @@ const MIGRATIONS: &[(i64, &str, &str)] = &[
         "quick pairing and who is online, shared by the nodes",
         include_str!("../migrations/0009_shared_pairing.sql"),
     ),
+    (10, "direct links between nodes", include_str!("../migrations/0010_cluster_links.sql")),
 ];
 
 #[derive(Debug)]

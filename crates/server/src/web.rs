@@ -134,6 +134,7 @@ pub fn router(
         .route("/readyz", get(crate::drain::readyz))
         .route("/metrics", get(crate::metrics::scrape))
         .route("/ws", get(websocket).layer(from_fn_with_state(origins.clone(), check_origin)))
+        .route("/cluster/link", get(crate::cluster::link_route))
         .merge(crate::api::routes(&registry, limits, origins, trust_forwarded_proto))
         .with_state(registry)
         .layer(Extension(drain))

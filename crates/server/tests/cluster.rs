@@ -2,14 +2,18 @@
 //! players on two nodes and a spectator on a third play a game; the node running it is killed
 //! with `kill -9` mid-game and the game finishes through the others with every confirmed move
 //! in place; a node drained with SIGTERM hands its games over without a client seeing an
-//! error; and forged `NOTIFY` payloads, or calls naming another node's game, change nothing.
+//! error; the nodes' messages go over their direct links, or through `NOTIFY` when a node
+//! cannot be reached; and forged `NOTIFY` payloads, calls naming another node's game, or a
+//! link that does not prove its node, change nothing.
 
 mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{first_legal, move_message, Client, PgSchema, ServerProcess};
+use common::{first_legal, http_get, move_message, Client, PgSchema, ServerProcess};
+use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
+use tokio_tungstenite::tungstenite::Message;
 
 /// How long a move may take to be confirmed across a failover (the issue asks for 5 s; the
 /// bound is generous for a loaded CI machine).
@@ -188,6 +192,43 @@ async fn three_nodes_play_a_game_that_survives_its_node_killed_and_another_drain
     assert_eq!(end["status"], "finished", "{end}");
     assert_eq!(end["moves"].as_array().unwrap().len(), confirmed.len(), "{end}");
     eprintln!("the game ended after {} moves: {}", confirmed.len(), end["reason"]);
+    let (link, notify) = messages_sent(&node3);
+    eprintln!("node 3 sent {link} messages over links, {notify} through NOTIFY");
+    assert!(link > 0, "the nodes' messages go over their links");
+}
+
+/// How many messages a node sent to other nodes over links and through `NOTIFY`, from its
+/// metrics.
+fn messages_sent(node: &ServerProcess) -> (u64, u64) {
+    let (status, metrics) = http_get(node.addr, "/metrics");
+    assert_eq!(status, 200);
+    let count = |path: &str| {
+        let name = format!("checkers_cluster_messages_total{{path=\"{path}\"}} ");
+        metrics.lines().find_map(|l| l.strip_prefix(&name)?.trim().parse().ok()).unwrap_or(0)
+    };
+    (count("link"), count("notify"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn nodes_that_cannot_reach_each_other_by_link_talk_through_notify() {
+    let Some(schema) = PgSchema::new().await else { return };
+    let node1 = ServerProcess::start(&schema.url);
+    let node2 = ServerProcess::start(&schema.url);
+    // Every node's link address now refuses connections (port 9, discard, is not served).
+    let pool = sqlx::PgPool::connect(&schema.url).await.unwrap();
+    sqlx::query("UPDATE nodes SET link_addr = '127.0.0.1:9'").execute(&pool).await.unwrap();
+    pool.close().await;
+    let (mut black, mut white) = friend_game(&node1, &node2).await;
+    let mut spectator = Client::connect(node2.addr).await;
+    let watching = spectator.request(json!({"t": "watch", "game": black.game})).await;
+    assert_eq!(watching["t"], "watching", "{watching}");
+    let state = black.watch().await;
+    white.watch().await;
+    let (confirmed, _) = play(&mut black, &mut white, &mut spectator, state, 8).await;
+    assert_eq!(stored_moves(&schema.url, &black.game).await, confirmed);
+    let (link, notify) = messages_sent(&node2);
+    assert_eq!(link, 0, "no link could be made");
+    assert!(notify > 0, "the calls of node 2's player went through NOTIFY");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -241,7 +282,46 @@ async fn forged_notices_and_calls_for_another_nodes_game_change_nothing() {
     white.play_first(&state, 1).await;
     assert_eq!(watcher.state_at(2).await["status"], "playing");
     assert_eq!(owner_of(&schema.url, &game).await.as_deref(), Some(owner.as_str()), "the owner is unchanged");
+
+    // A link to the owner that does not prove its node is closed before anything it sends is
+    // read: its forged resignation changes nothing.
+    let owner_addr =
+        if nodes_addr_of(&pool, &owner).await == node1.addr.to_string() { node1.addr } else { node2.addr };
+    let (mut link, _) = tokio_tungstenite::connect_async(format!("ws://{owner_addr}/cluster/link"))
+        .await
+        .expect("the link opens");
+    let hello = match link.next().await {
+        Some(Ok(Message::Text(text))) => serde_json::from_str::<Value>(&text).unwrap(),
+        other => panic!("no greeting: {other:?}"),
+    };
+    assert_eq!(hello["node"], json!(owner), "{hello}");
+    let forged_proof = json!({"from": other, "proof": "0".repeat(64)}).to_string();
+    link.send(Message::text(forged_proof)).await.unwrap();
+    let resign = json!({"t": "call", "from": other, "call": 1, "request": {"r": "game", "game": game,
+                        "call": {"c": "resign", "token_hash": "0".repeat(64)}}});
+    let _ = link.send(Message::text(resign.to_string())).await;
+    let ended = tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            match link.next().await {
+                Some(Ok(Message::Text(text))) => panic!("the unproven link was answered: {text}"),
+                Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break,
+                Some(Ok(_)) => {}
+            }
+        }
+    })
+    .await;
+    assert!(ended.is_ok(), "the unproven link is closed");
+    let state = black.client.state_at(2).await;
+    black.play_first(&state, 2).await;
+    assert_eq!(watcher.state_at(3).await["status"], "playing", "the game goes on");
     pool.close().await;
+}
+
+/// The address a node registered for its links.
+async fn nodes_addr_of(pool: &sqlx::PgPool, node: &str) -> String {
+    let (addr,): (String,) =
+        sqlx::query_as("SELECT link_addr FROM nodes WHERE id = $1").bind(node).fetch_one(pool).await.unwrap();
+    addr
 }
 
 /// The channel prefix the nodes of this schema use (`ck` and a hash of the schema's name),

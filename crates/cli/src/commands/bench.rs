@@ -7,7 +7,7 @@ use anyhow::bail;
 use checkers_engine::{bench, BenchLine, BENCH_DEPTH, BENCH_MAX_DEPTH};
 use checkers_rules::SquareNotation;
 
-use crate::common::VariantArg;
+use crate::common::{VariantArg, VariantChoice};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -23,22 +23,29 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if !(1..=BENCH_MAX_DEPTH).contains(&args.depth) {
         bail!("--depth must be between 1 and {BENCH_MAX_DEPTH}");
     }
+    let only = match args.variant.map(VariantArg::choice) {
+        None => None,
+        Some(VariantChoice::Checkers(variant)) => Some(variant),
+        Some(VariantChoice::Board(board)) => bail!(
+            "--variant {board}: the bench positions (the search's signature) are English and Russian; \
+             time {board} with `checkers analyse --variant {board} --nodes N`"
+        ),
+    };
     let mut n = 0;
-    let summary =
-        bench(args.depth, args.variant.map(VariantArg::engine).transpose()?, &mut |line: &BenchLine| {
-            n += 1;
-            let best = line
-                .best_move
-                .map_or_else(|| "(none)".to_string(), |m| m.to_pdn(&line.position, SquareNotation::Numeric));
-            println!(
-                "position {n} {} {} bestmove {best} score {} nodes {} ms {}",
-                line.variant,
-                line.fen,
-                line.score,
-                line.nodes,
-                line.elapsed.as_millis()
-            );
-        });
+    let summary = bench(args.depth, only, &mut |line: &BenchLine| {
+        n += 1;
+        let best = line
+            .best_move
+            .map_or_else(|| "(none)".to_string(), |m| m.to_pdn(&line.position, SquareNotation::Numeric));
+        println!(
+            "position {n} {} {} bestmove {best} score {} nodes {} ms {}",
+            line.variant,
+            line.fen,
+            line.score,
+            line.nodes,
+            line.elapsed.as_millis()
+        );
+    });
     println!("nodes {} nps {}", summary.nodes, summary.nps());
     Ok(())
 }

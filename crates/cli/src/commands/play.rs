@@ -41,7 +41,7 @@ use checkers_engine::{Engine, EngineOptions, Level, SearchPosition, StopHandle};
 use checkers_rules::board::Board;
 use checkers_rules::{escape_controls, excerpt, with_board_variant, AnyPdnGame, Color, Position};
 
-use crate::common::{read_lossy_line, VariantArg};
+use crate::common::{read_lossy_line, VariantArg, VariantChoice};
 use board::{Letters, Style, RESET};
 use record::{pdn_date_today, LastGame, RecordFile};
 use variant::{About, Ending, TerminalGame, TerminalPosition, Typed};
@@ -130,16 +130,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let variant = args.variant.unwrap_or(VariantArg::English);
     let bad_fen = |text: &str| format!("bad --fen `{}`", excerpt(text));
-    match variant.board() {
-        Some(board) => with_board_variant!(board, V => {
+    match variant.choice() {
+        VariantChoice::Board(board) => with_board_variant!(board, V => {
             let start = match &args.fen {
                 None => Board::<V>::start(),
                 Some(text) => board_text::board_from_fen::<V>(text).with_context(|| bad_fen(text))?,
             };
             start_game(&args, start, None)
         }),
-        None => {
-            let variant = variant.engine()?;
+        VariantChoice::Checkers(variant) => {
             let start = match &args.fen {
                 None => Position::start(variant),
                 Some(text) => Position::from_fen(variant, text).with_context(|| bad_fen(text))?,

@@ -1,8 +1,9 @@
 //! Messages between nodes over PostgreSQL's `LISTEN`/`NOTIFY`: one channel a node (calls,
-//! answers, states of games it follows) and one for all (notices). Outgoing messages go
-//! through one task, in order, several to a statement; a message longer than a `NOTIFY`
-//! payload may be is kept in `cluster_mail` and its id sent instead. Incoming payloads are
-//! parsed into [`Envelope`]; a payload that is not one is logged and dropped.
+//! answers, states of games it follows) and one for all (notices). A message for one node
+//! goes over its direct link once there is one (`link`), else through its channel. Outgoing
+//! `NOTIFY` messages go through one task, in order, several to a statement; a message longer
+//! than a `NOTIFY` payload may be is kept in `cluster_mail` and its id sent instead. Incoming
+//! payloads are parsed into [`Envelope`]; a payload that is not one is logged and dropped.
 //!
 //! Channels are named after the database schema (hashed), so clusters on separate schemas of
 //! one database never hear each other.
@@ -17,6 +18,7 @@ use sqlx::postgres::{PgListener, PgPool};
 use tokio::sync::{mpsc, oneshot};
 
 use super::calls::GameCall;
+use super::link::Links;
 use super::pairing::{ChallengeCall, ChallengeNotice};
 use super::Cluster;
 use crate::error::ErrorCode;
@@ -61,6 +63,12 @@ pub enum Envelope {
         conn: u64,
         game: String,
         color: String,
+    },
+    /// Sent through `NOTIFY` after everything before it: the link `from` opened (named by the
+    /// receiving node's nonce) may carry `from`'s messages now (see [`super::link`]).
+    Linked {
+        from: String,
+        link: String,
     },
 }
 
@@ -153,26 +161,33 @@ impl LobbyWire {
     }
 }
 
-/// A message to send: its channel and payload.
-struct Outgoing {
-    channel: String,
-    payload: String,
+/// A message to send through `NOTIFY`: its channel and payload.
+pub(super) struct Outgoing {
+    pub channel: String,
+    pub payload: String,
     /// Answered once sent (for a flush).
-    sent: Option<oneshot::Sender<()>>,
+    pub sent: Option<oneshot::Sender<()>>,
 }
+
+/// A call from another node: who asks, the call's number there, and what it asks.
+type IncomingCall = (String, u64, Request);
 
 /// The sending half of the bus, and the calls waiting for answers.
 pub struct Bus {
     prefix: String,
     direct: String,
     outbox: mpsc::UnboundedSender<Outgoing>,
+    links: Arc<Links>,
+    /// Calls from other nodes, for `calls::answer_all`, in the order they came.
+    calls: mpsc::UnboundedSender<IncomingCall>,
     waiting: Mutex<HashMap<u64, oneshot::Sender<Answer>>>,
     next_call: AtomicU64,
 }
 
-/// The channels a new bus listens on, handed to [`listen`].
+/// The channels a new bus listens on and its queue of calls, handed to [`listen`].
 pub struct Inbox {
     channels: [String; 2],
+    calls: mpsc::UnboundedReceiver<IncomingCall>,
 }
 
 /// A short, stable name for a schema, fit for a channel name.
@@ -189,29 +204,43 @@ impl Bus {
         let direct = format!("{prefix}n{node}");
         let (outbox, queue) = mpsc::unbounded_channel();
         tokio::spawn(send_all(pool.clone(), queue));
-        let inbox = Inbox { channels: [direct.clone(), format!("{prefix}all")] };
-        let bus =
-            Bus { prefix, direct, outbox, waiting: Mutex::new(HashMap::new()), next_call: AtomicU64::new(1) };
+        let links = Links::new(node, &prefix, pool, outbox.clone());
+        let (calls, call_queue) = mpsc::unbounded_channel();
+        let inbox = Inbox { channels: [direct.clone(), format!("{prefix}all")], calls: call_queue };
+        let bus = Bus {
+            prefix,
+            direct,
+            outbox,
+            links,
+            calls,
+            waiting: Mutex::new(HashMap::new()),
+            next_call: AtomicU64::new(1),
+        };
         (bus, inbox)
     }
 
-    fn post(&self, channel: String, envelope: &Envelope) {
+    /// This node's links to the others.
+    pub fn links(&self) -> &Arc<Links> {
+        &self.links
+    }
+
+    /// Sends to one node: over its link, or through `NOTIFY`.
+    pub fn send(&self, node: &str, envelope: &Envelope) {
         match serde_json::to_string(envelope) {
-            Ok(payload) => {
-                let _ = self.outbox.send(Outgoing { channel, payload, sent: None });
-            }
+            Ok(payload) => self.links.send(node, payload),
             Err(e) => tracing::warn!("cannot write a cluster message: {e}"),
         }
     }
 
-    /// Sends to one node.
-    pub fn send(&self, node: &str, envelope: &Envelope) {
-        self.post(format!("{}n{node}", self.prefix), envelope);
-    }
-
-    /// Sends to every node, this one included.
+    /// Sends to every node, this one included, through `NOTIFY`.
     pub fn broadcast(&self, notice: &Notice) {
-        self.post(format!("{}all", self.prefix), &Envelope::Notice { notice: notice.clone() });
+        match serde_json::to_string(&Envelope::Notice { notice: notice.clone() }) {
+            Ok(payload) => {
+                let channel = format!("{}all", self.prefix);
+                let _ = self.outbox.send(Outgoing { channel, payload, sent: None });
+            }
+            Err(e) => tracing::warn!("cannot write a cluster message: {e}"),
+        }
     }
 
     /// Waits until everything posted before is sent.
@@ -307,8 +336,7 @@ async fn keep_long(pool: &PgPool, body: &str) -> Result<String, sqlx::Error> {
 pub async fn listen(cluster: &Arc<Cluster>, inbox: Inbox) -> Result<(), sqlx::Error> {
     let mut listener = PgListener::connect_with(cluster.pool()).await?;
     listener.listen_all(inbox.channels.iter().map(String::as_str)).await?;
-    let (calls, queue) = mpsc::unbounded_channel();
-    tokio::spawn(super::calls::answer_all(Arc::downgrade(cluster), queue));
+    tokio::spawn(super::calls::answer_all(Arc::downgrade(cluster), inbox.calls));
     let weak = Arc::downgrade(cluster);
     tokio::spawn(async move {
         loop {
@@ -330,26 +358,9 @@ pub async fn listen(cluster: &Arc<Cluster>, inbox: Inbox) -> Result<(), sqlx::Er
                 },
                 None => payload.to_string(),
             };
-            let envelope: Envelope = match serde_json::from_str(&text) {
-                Ok(envelope) => envelope,
-                Err(e) => {
-                    tracing::warn!("dropping a cluster message that is not one: {e}");
-                    continue;
-                }
-            };
-            match envelope {
-                Envelope::Call { from, call, request } if direct => {
-                    let _ = calls.send((from, call, request));
-                }
-                Envelope::Answer { call, answer } if direct => cluster.bus.answered(call, answer),
-                Envelope::State { game, text } if direct => {
-                    if let Some(registry) = cluster.registry() {
-                        registry.remote_state(&game, text);
-                    }
-                }
-                Envelope::Notice { notice } if !direct => cluster.heard(notice),
-                Envelope::Seated { conn, game, color } if direct => cluster.seated(conn, game, color),
-                _ => tracing::warn!("dropping a cluster message on the wrong channel"),
+            match serde_json::from_str(&text) {
+                Ok(envelope) => cluster.take_in(envelope, direct),
+                Err(e) => tracing::warn!("dropping a cluster message that is not one: {e}"),
             }
         }
     });
@@ -369,6 +380,26 @@ async fn read_long(pool: &PgPool, id: &str) -> Option<String> {
 }
 
 impl Cluster {
+    /// Takes in a message from another node: `direct` if it came on this node's own channel
+    /// or link, else on the channel for all.
+    pub(super) fn take_in(&self, envelope: Envelope, direct: bool) {
+        match envelope {
+            Envelope::Call { from, call, request } if direct => {
+                let _ = self.bus.calls.send((from, call, request));
+            }
+            Envelope::Answer { call, answer } if direct => self.bus.answered(call, answer),
+            Envelope::State { game, text } if direct => {
+                if let Some(registry) = self.registry() {
+                    registry.remote_state(&game, text);
+                }
+            }
+            Envelope::Notice { notice } if !direct => self.heard(notice),
+            Envelope::Seated { conn, game, color } if direct => self.seated(conn, game, color),
+            Envelope::Linked { from, link } if direct => self.bus.links.marked(&from, &link),
+            _ => tracing::warn!("dropping a cluster message on the wrong channel"),
+        }
+    }
+
     /// Takes in a notice from any node.
     fn heard(&self, notice: Notice) {
         match notice {

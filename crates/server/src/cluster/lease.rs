@@ -15,11 +15,14 @@ use tokio::runtime::Handle;
 
 use super::{Cluster, DB_NOW_MS, LEASE, RENEW};
 
-/// The statement that registers a node (or renews a registration already there).
+/// The statement that registers a node (or renews a registration already there): its id,
+/// lease, and where and with what key the others open their links to it.
 pub(super) fn register_statement() -> String {
     format!(
-        "INSERT INTO nodes (id, alive_until_ms, started_ms) VALUES ($1, {DB_NOW_MS} + $2, {DB_NOW_MS}) \
-         ON CONFLICT (id) DO UPDATE SET alive_until_ms = EXCLUDED.alive_until_ms"
+        "INSERT INTO nodes (id, alive_until_ms, started_ms, link_addr, link_key) \
+         VALUES ($1, {DB_NOW_MS} + $2, {DB_NOW_MS}, $3, $4) \
+         ON CONFLICT (id) DO UPDATE SET alive_until_ms = EXCLUDED.alive_until_ms, \
+           link_addr = EXCLUDED.link_addr, link_key = EXCLUDED.link_key"
     )
 }
 
@@ -59,7 +62,11 @@ async fn renew_forever(cluster: Weak<Cluster>, node: String, options: PgConnectO
             }
         }
         let Some(c) = connection.as_mut() else { continue };
-        match renew(c, &node).await {
+        let link = match cluster.upgrade() {
+            Some(cluster) => (cluster.link_addr(), cluster.bus.links().key().to_string()),
+            None => return,
+        };
+        match renew(c, &node, link).await {
             Ok(true) => {}
             Ok(false) => lease_lost(&cluster, &node, &main),
             Err(e) => {
@@ -72,7 +79,11 @@ async fn renew_forever(cluster: Weak<Cluster>, node: String, options: PgConnectO
 
 /// Renews the lease; `false` if it had run out and been taken, after which the node is
 /// registered again (unless it drains).
-async fn renew(connection: &mut PgConnection, node: &str) -> Result<bool, sqlx::Error> {
+async fn renew(
+    connection: &mut PgConnection,
+    node: &str,
+    (link_addr, link_key): (Option<String>, String),
+) -> Result<bool, sqlx::Error> {
     let renewed = connection
         .execute(
             sqlx::query(&format!("UPDATE nodes SET alive_until_ms = {DB_NOW_MS} + $2 WHERE id = $1"))
@@ -83,7 +94,10 @@ async fn renew(connection: &mut PgConnection, node: &str) -> Result<bool, sqlx::
     if renewed.rows_affected() == 1 {
         return Ok(true);
     }
-    connection.execute(sqlx::query(&register_statement()).bind(node).bind(LEASE.as_millis() as i64)).await?;
+    let statement = register_statement();
+    let register =
+        sqlx::query(&statement).bind(node).bind(LEASE.as_millis() as i64).bind(link_addr).bind(link_key);
+    connection.execute(register).await?;
     Ok(false)
 }
 

@@ -26,7 +26,7 @@ use anyhow::{bail, Context};
 use checkers_rules::{with_board_variant, Color, PdnResult};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::common::VariantArg;
+use crate::common::{VariantArg, VariantChoice};
 use contest::{Boards, Checkers, Contest, MatchRecord};
 use openings::Opening;
 use players::{PlayerError, PlayerSetup, PlayerSpec};
@@ -146,13 +146,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.max_plies == 0 {
         bail!("--max-plies must be at least 1");
     }
-    if let Some(variant) = args.variant.board() {
-        return with_board_variant!(variant, V => {
+    match args.variant.choice() {
+        VariantChoice::Board(variant) => with_board_variant!(variant, V => {
             run_match(&args, Boards::<V>::new(), openings::board_openings::<V>()?)
-        });
+        }),
+        VariantChoice::Checkers(variant) => {
+            run_match(&args, Checkers(variant), openings::checkers_openings(variant)?)
+        }
     }
-    let variant = args.variant.engine()?;
-    run_match(&args, Checkers(variant), openings::checkers_openings(variant)?)
 }
 
 /// The match of `args` in `contest`'s variant over `openings`.
