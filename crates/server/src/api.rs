@@ -416,8 +416,9 @@ struct LeaderboardQuery {
     speed: String,
 }
 
-/// `{"variants": [{"name", "title", "first", "side", "full", "notation", "squares"}]}`: every
-/// variant the site plays, with what a page needs to draw its board (`GameVariant::layout`).
+/// `{"variants": [{"name", "title", "first", "side", "full", "notation", "squares",
+/// "start_fen"}]}`: every variant the site plays, with what a page needs to draw its board
+/// (`GameVariant::layout`).
 async fn variants() -> Response {
     static BODY: OnceLock<String> = OnceLock::new();
     let body = BODY.get_or_init(|| {

@@ -103,12 +103,15 @@ pub struct BoardLayout {
     /// Where square `n` (the protocol's numbers, 1 first) is: `[file, rank]`, file 0 the left
     /// edge (a) and rank 0 White's back row, as White sees the board.
     pub squares: Vec<[u32; 2]>,
+    /// The start position's FEN.
+    pub start_fen: String,
 }
 
 impl GameVariant {
     /// The variant's board as a page draws it.
     pub fn layout(self) -> BoardLayout {
         fn of<G: Geometry>(variant: GameVariant, first: Color, names: bool) -> BoardLayout {
+            let start_fen = crate::rules::AnyGame::new(variant).start_fen();
             BoardLayout {
                 name: variant.name(),
                 title: variant.title(),
@@ -117,6 +120,7 @@ impl GameVariant {
                 full: G::SQUARES == G::SIDE * G::SIDE,
                 notation: if names { "names" } else { "numbers" },
                 squares: (1..=G::SQUARES).map(|n| G::coords(n)).map(|(file, rank)| [file, rank]).collect(),
+                start_fen,
             }
         }
         match self {
@@ -212,6 +216,9 @@ mod tests {
         assert_eq!([layout("italian").squares[0], layout("italian").squares[31]], [[0, 7], [7, 0]]);
         let turkish = layout("turkish");
         assert_eq!((turkish.full, turkish.squares.len(), turkish.notation), (true, 64, "names"));
+        assert!(
+            international.start_fen.starts_with("W:W31,32,") && international.start_fen.ends_with(",19,20")
+        );
         assert_eq!((layout("brazilian").notation, layout("pool").first), ("names", "black"));
     }
 }
