@@ -1,6 +1,6 @@
-// What the browser test scripts share to play and to check a page: a move by keyboard alone
-// (Tab into the board, arrow keys, Enter and Space), a move by dragging with the mouse, and
-// axe-core's check for serious or critical violations.
+// What the browser test scripts share to play and to check a page: a move by clicking, a move
+// by keyboard alone (Tab into the board, arrow keys, Enter and Space), a move by dragging with
+// the mouse, and axe-core's check for serious or critical violations.
 import { require } from './harness.mjs';
 
 const AXE = require.resolve('axe-core/axe.min.js');
@@ -77,4 +77,21 @@ export async function dragMove(page) {
   const end = await page.locator(`#cells [data-sq="${targets[targets.length - 1]}"]`).boundingBox();
   await page.mouse.move(end.x + end.width / 2, end.y + end.height / 2, { steps: 8 });
   await page.mouse.up();
+}
+
+// Clicks the first movable piece, then its first destination (following a route to its end).
+export async function clickAMove(page) {
+  const piece = page.locator('#board .piece.movable').first();
+  await piece.waitFor();
+  const from = await piece.getAttribute('data-square');
+  await page.click(`#cells [data-sq="${from}"]`);
+  for (let step = 0; step < 12; step++) {
+    const target = page.locator('#board .target').first();
+    if (!(await target.count())) break;
+    const sq = await target.getAttribute('data-square');
+    await page.click(`#cells [data-sq="${sq}"]`);
+    const choice = page.locator('#route-buttons button').first();
+    if (await choice.isVisible().catch(() => false)) { await choice.click(); break; }
+    if (!(await page.locator('#board .target').count())) break;
+  }
 }

@@ -9,23 +9,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { base, root, newPage, check, finish, movesShown } from './harness.mjs';
-
-// Clicks the first movable piece, then its first destination (following a route to its end).
-async function clickAMove(page) {
-  const piece = page.locator('#board .piece.movable').first();
-  await piece.waitFor();
-  const from = await piece.getAttribute('data-square');
-  await page.click(`#cells [data-sq="${from}"]`);
-  for (let step = 0; step < 12; step++) {
-    const target = page.locator('#board .target').first();
-    if (!(await target.count())) break;
-    const sq = await target.getAttribute('data-square');
-    await page.click(`#cells [data-sq="${sq}"]`);
-    const choice = page.locator('#route-buttons button').first();
-    if (await choice.isVisible().catch(() => false)) { await choice.click(); break; }
-    if (!(await page.locator('#board .target').count())) break;
-  }
-}
+import { clickAMove } from './input.mjs';
 
 await check('two people play a short game by clicking', async () => {
   const alice = await newPage({ viewport: { width: 420, height: 860 }, hasTouch: true });

@@ -148,7 +148,7 @@ await check('a challenge to a named player is declined, another accepted; a take
     await cleo.waitForSelector('#challenge-wait:not([hidden])');
     await dora.waitForSelector('#challenges:not([hidden])');
     const text = await dora.textContent('#challenge-list li');
-    if (!/^Cleo challenges you: English, 5 min \+ 3 s, casual/.test(text)) throw new Error('challenge shown as ' + text);
+    if (!/^Cleo challenges you: English checkers, 5 min \+ 3 s, casual/.test(text)) throw new Error('challenge shown as ' + text);
   };
   await challenge();
   await expectAccessible(dora, 'the lobby with a challenge');

@@ -5,7 +5,7 @@
 
 import { postJson } from './net.js';
 import { app, showView } from './state.js';
-import { announce, toast } from './ui.js';
+import { announce, toast, knownVariant, layoutOf } from './ui.js';
 import { Board } from './board.js';
 
 const analysis = {
@@ -39,7 +39,7 @@ export function showAnalysis() {
   const given = new URLSearchParams(location.hash.slice(1));
   const form = document.getElementById('analysis-form');
   if (given.get('fen')) {
-    form.elements.variant.value = given.get('variant') === 'russian' ? 'russian' : 'english';
+    form.elements.variant.value = knownVariant(given.get('variant')) ? given.get('variant') : 'english';
     form.elements.position.value = given.get('fen');
   }
   theBoard();
@@ -52,7 +52,7 @@ export function showAnalysis() {
 function request(form) {
   const text = form.elements.position.value.trim();
   const variant = form.elements.variant.value;
-  if (!text) return { variant, fen: variant === 'russian' ? 'W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12' : 'B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12' };
+  if (!text) return { variant, fen: layoutOf(variant).start_fen };
   if (/^\s*\[|\d\.\s/.test(text)) return { pdn: text };
   return { variant, fen: text };
 }
@@ -126,9 +126,9 @@ function render() {
 
 export function initAnalysis() {
   const form = document.getElementById('analysis-form');
-  // The same rules to choose from as for a new game.
+  // The same rules to choose from as for a new game, in the same groups.
   const rules = document.querySelector('#create-form select[name=variant]');
-  form.elements.variant.replaceChildren(...[...rules.options].map((o) => new Option(o.text, o.value)));
+  form.elements.variant.replaceChildren(...[...rules.children].map((o) => o.cloneNode(true)));
   form.addEventListener('submit', (e) => { e.preventDefault(); load(request(form), []); });
   document.getElementById('analysis-back').onclick = takeBack;
   document.getElementById('analysis-flip').onclick = () => { analysis.flipped = !analysis.flipped; render(); };

@@ -1,35 +1,37 @@
-// The board: drawn as SVG from a FEN, with an HTML grid of squares over it that takes the
-// mouse, touch, drag-and-drop and the keyboard (arrow keys move among the squares, Enter or
-// Space picks a piece up and puts it down, Escape lets go), each square named for a screen
-// reader ("c3, white man").
+// The board of any variant: drawn as SVG from a FEN, with an HTML grid of squares over it that
+// takes the mouse, touch, drag-and-drop and the keyboard (arrow keys move among the squares,
+// Enter or Space picks a piece up and puts it down, Escape lets go), each square named for a
+// screen reader ("c3, white man"). The variant's layout (ui.js, from GET /api/variants) says
+// the board's side (8, 10 or 12 squares), which cells pieces stand on (the dark ones, or all 64
+// in Turkish draughts) and where each numbered square is.
 
-import { svgEl as el, cellOf, squareName } from './ui.js';
+import { svgEl as el, cellOf, squareAtCell, squareName, squareOf, layoutOf, FILES } from './ui.js';
 
-// The board's squares fill 0..800 of the SVG; the coordinates sit in a margin of their own
-// (left and below), so they never overlap the square numbers or the pieces.
+// The board's squares fill 0..800 of the SVG whatever its side; the coordinates sit in a
+// margin of their own (left and below), so they never overlap the square numbers or the pieces.
 const MARGIN = 34;
-const FILES = 'abcdefgh';
+const SIZE = 800;
 
-// Pieces from FEN such as "W:W21,K30:B1,2".
-export function piecesOf(fen) {
+// Pieces from FEN such as "W:W21,K30:B1,2" (squares by number, or by name as in Turkish
+// "W:Wa2,Ka5:Ba7"; ranges such as "31-50" too): square number -> { color, king }.
+export function piecesOf(fen, variant) {
   const pieces = new Map();
-  const fields = fen.split(':');
+  const fields = String(fen || '').trim().replace(/\.$/, '').split(':');
   for (const field of fields.slice(1)) {
-    const color = field[0] === 'W' ? 'white' : 'black';
-    for (const item of field.slice(1).split(',')) {
+    const f = field.trim();
+    const color = /^w/i.test(f) ? 'white' : 'black';
+    for (const raw of f.slice(1).split(',')) {
+      const item = raw.trim();
       if (!item) continue;
-      const king = item[0] === 'K';
-      const n = Number(king ? item.slice(1) : item);
-      if (n >= 1 && n <= 32) pieces.set(n, { color, king });
+      const king = /^k/i.test(item);
+      const body = king ? item.slice(1).trim() : item;
+      const ends = body.split('-').map((t) => squareOf(t.trim(), variant));
+      if (ends.some((n) => n === null) || ends.length > 2) continue;
+      const [from, to] = ends.length === 2 ? [Math.min(...ends), Math.max(...ends)] : [ends[0], ends[0]];
+      for (let n = from; n <= to; n++) pieces.set(n, { color, king });
     }
   }
   return pieces;
-}
-
-// The square (1-32) at a board cell as White sees it, or null on a light square.
-function squareAt(col, row) {
-  if ((row + col) % 2 === 0) return null;
-  return row * 4 + Math.floor(col / 2) + 1;
 }
 
 const reducedMotion = () => window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
@@ -49,24 +51,34 @@ export class Board {
     this.view = null;
     this.selected = null; // the route prefix being built (array of squares)
     this.premoveFrom = null; // while the opponent thinks: the piece picked for a premove
+    this.variant = null; // the variant whose board the grid is laid out for
+    this.side = 8;
     this.focus = { col: 0, row: 7 }; // the grid cell the keyboard is on, as shown
     this.drag = null;
     this.justDropped = false;
-    svg.setAttribute('viewBox', `${-MARGIN} 0 ${800 + MARGIN} ${800 + MARGIN}`);
-    this.buildGrid();
+    svg.setAttribute('viewBox', `${-MARGIN} 0 ${SIZE + MARGIN} ${SIZE + MARGIN}`);
+    this.listen();
+    this.buildGrid('english');
   }
 
-  // 64 cells in 8 rows, laid out as shown; which square each is depends on the flip.
-  buildGrid() {
+  // side × side cells in rows, laid out as shown; which square each is depends on the flip.
+  buildGrid(variant) {
     const grid = this.grid;
+    const side = layoutOf(variant).side;
+    // The keyboard starts in the bottom left corner, and there again on a board of another size.
+    if (side !== this.side || !this.cells) this.focus = { col: 0, row: side - 1 };
+    this.variant = variant;
+    this.side = side;
+    this.cell = SIZE / side;
     grid.setAttribute('role', 'grid');
+    grid.dataset.side = side;
     grid.replaceChildren();
     this.cells = [];
-    for (let row = 0; row < 8; row++) {
+    for (let row = 0; row < side; row++) {
       const tr = document.createElement('div');
       tr.setAttribute('role', 'row');
       tr.className = 'cells-row';
-      for (let col = 0; col < 8; col++) {
+      for (let col = 0; col < side; col++) {
         const cell = document.createElement('div');
         cell.setAttribute('role', 'gridcell');
         cell.className = 'cell';
@@ -79,6 +91,12 @@ export class Board {
       }
       grid.append(tr);
     }
+    this.syncTabStop();
+  }
+
+  // The grid's own events, once: they find the cell under the pointer themselves.
+  listen() {
+    const grid = this.grid;
     grid.addEventListener('keydown', (e) => this.key(e));
     grid.addEventListener('pointerdown', (e) => this.pointerDown(e));
     grid.addEventListener('pointermove', (e) => this.pointerMove(e));
@@ -87,13 +105,13 @@ export class Board {
     // A press that moves would otherwise start the browser's own drag of whatever is selected.
     grid.addEventListener('dragstart', (e) => e.preventDefault());
     grid.addEventListener('contextmenu', (e) => { if (this.view && this.view.premove) { e.preventDefault(); this.actions.premove(null); } });
-    this.syncTabStop();
   }
 
   // The square shown at a grid cell (null on a light one).
   squareOfCell(col, row) {
     const flipped = this.view && this.view.flipped;
-    return flipped ? squareAt(7 - col, 7 - row) : squareAt(col, row);
+    const last = this.side - 1;
+    return flipped ? squareAtCell(last - col, last - row, this.variant) : squareAtCell(col, row, this.variant);
   }
 
   show(view) {
@@ -101,6 +119,12 @@ export class Board {
     if (!view || !before || view.key !== before.key) this.selected = null;
     if (!view || !view.premovable) this.premoveFrom = null;
     this.view = view;
+    // Another variant: another board (its side, its squares).
+    if (view && view.variant !== this.variant) {
+      const refocus = this.grid.contains(document.activeElement);
+      this.buildGrid(view.variant);
+      if (refocus) this.cells[this.focus.row * this.side + this.focus.col].focus();
+    }
     this.draw();
     this.label();
     if (view && before && view.key !== before.key && view.lastMove && before.fen !== view.fen && !this.justDropped) {
@@ -109,13 +133,18 @@ export class Board {
     this.justDropped = false;
   }
 
+  // The centre of square n on the board as shown, in board units.
   centre(n) {
-    const { col, row } = cellOf(n);
+    const { col, row } = cellOf(n, this.variant);
     const flipped = this.view && this.view.flipped;
-    const c = flipped ? 7 - col : col;
-    const r = flipped ? 7 - row : row;
-    return { x: c * 100 + 50, y: r * 100 + 50 };
+    const last = this.side - 1;
+    const c = flipped ? last - col : col;
+    const r = flipped ? last - row : row;
+    return { x: (c + 0.5) * this.cell, y: (r + 0.5) * this.cell };
   }
+
+  // A length given for the 8x8 board's 100-unit squares, on this board's.
+  scaled(units) { return (units * this.cell) / 100; }
 
   candidates() {
     const v = this.view;
@@ -129,29 +158,36 @@ export class Board {
     svg.replaceChildren();
     const v = this.view;
     const flipped = !!(v && v.flipped);
+    const layout = layoutOf(this.variant);
+    const side = this.side;
+    const cell = this.cell;
+    svg.dataset.side = side;
     const squares = el('g', {}, svg);
-    for (let row = 0; row < 8; row++) {
-      for (let col = 0; col < 8; col++) {
-        const dark = (row + col) % 2 === 1;
-        el('rect', { x: col * 100, y: row * 100, width: 100, height: 100, class: dark ? 'sq dark' : 'sq light' }, squares);
+    for (let row = 0; row < side; row++) {
+      for (let col = 0; col < side; col++) {
+        // Pieces stand on the dark squares (on every one of Turkish draughts' plain board).
+        const cls = layout.full ? 'sq full' : squareAtCell(col, row, this.variant) ? 'sq dark' : 'sq light';
+        el('rect', { x: col * cell, y: row * cell, width: cell, height: cell, class: cls }, squares);
       }
     }
     // Files below the board and ranks to its left, in the margin.
-    for (let i = 0; i < 8; i++) {
-      const f = el('text', { x: (flipped ? 7 - i : i) * 100 + 50, y: 800 + MARGIN - 8, class: 'coord', 'text-anchor': 'middle' }, svg);
+    const coordSize = { 8: 26, 10: 23, 12: 20 }[side] || 20;
+    for (let i = 0; i < side; i++) {
+      const f = el('text', { x: ((flipped ? side - 1 - i : i) + 0.5) * cell, y: SIZE + MARGIN - 8, class: 'coord', 'text-anchor': 'middle', 'font-size': coordSize }, svg);
       f.textContent = FILES[i];
-      const r = el('text', { x: -MARGIN / 2, y: (flipped ? i : 7 - i) * 100 + 59, class: 'coord', 'text-anchor': 'middle' }, svg);
+      const r = el('text', { x: -MARGIN / 2, y: ((flipped ? i : side - 1 - i) + 0.5) * cell + coordSize / 3, class: 'coord', 'text-anchor': 'middle', 'font-size': coordSize }, svg);
       r.textContent = String(i + 1);
     }
     if (!v) return;
     this.drawHighlights(v);
-    // English squares are numbered (Russian players name them by the coordinates alone):
-    // each number in its square's corner, clear of the piece.
-    if (v.variant !== 'russian') {
+    // Where the variant's players number the squares, each number in its square's corner,
+    // clear of the piece (where they name them, as in Russian, the coordinates say it all).
+    if (layout.notation === 'numbers') {
       const numbers = el('g', {}, svg);
-      for (let n = 1; n <= 32; n++) {
+      const size = Math.max(17, this.scaled(24));
+      for (let n = 1; n <= layout.count; n++) {
         const { x, y } = this.centre(n);
-        el('text', { x: x - 46, y: y - 28, class: 'sqnum' }, numbers).textContent = String(n);
+        el('text', { x: x - this.scaled(46), y: y - this.scaled(28), class: 'sqnum', 'font-size': size, 'stroke-width': size / 6 }, numbers).textContent = String(n);
       }
     }
     this.drawPieces(v);
@@ -169,14 +205,15 @@ export class Board {
     routes.forEach((route, i) => {
       if (!route || route.length < 2) return;
       const points = route.map((sq) => { const c = this.centre(sq); return c.x + ',' + c.y; }).join(' ');
-      el('polyline', { points, class: 'arrow', 'stroke-width': [16, 11, 8][i] || 8, 'marker-end': `url(#${head})` }, layer);
+      el('polyline', { points, class: 'arrow', 'stroke-width': this.scaled([16, 11, 8][i] || 8), 'marker-end': `url(#${head})` }, layer);
     });
   }
 
   drawHighlights(v) {
     const highlights = el('g', {}, this.svg);
     const polyline = (route) => route.map((sq) => { const c = this.centre(sq); return c.x + ',' + c.y; }).join(' ');
-    const mark = (sq, cls) => { const { x, y } = this.centre(sq); el('rect', { x: x - 50, y: y - 50, width: 100, height: 100, class: cls }, highlights); };
+    const half = this.cell / 2;
+    const mark = (sq, cls) => { const { x, y } = this.centre(sq); el('rect', { x: x - half, y: y - half, width: this.cell, height: this.cell, class: cls }, highlights); };
     if (v.lastMove) for (const sq of v.lastMove.route) mark(sq, 'lastmove');
     if (v.premove) { mark(v.premove.from, 'premove'); mark(v.premove.to, 'premove'); }
     if (this.premoveFrom) mark(this.premoveFrom, 'premove');
@@ -193,14 +230,16 @@ export class Board {
   drawPieces(v) {
     const movable = new Set(v.movable ? v.legal.map((m) => m.from) : []);
     const layer = el('g', {}, this.svg);
-    for (const [sq, piece] of piecesOf(v.fen)) {
+    const k = this.cell / 100;
+    for (const [sq, piece] of piecesOf(v.fen, this.variant)) {
       const { x, y } = this.centre(sq);
       const g = el('g', { class: 'piece ' + piece.color + (movable.has(sq) ? ' movable' : '') + (piece.king ? ' king' : ''), 'data-square': sq }, layer);
-      el('circle', { cx: x, cy: y + 4, r: 38, class: 'shadow' }, g);
-      el('circle', { cx: x, cy: y, r: 38, class: 'body' }, g);
-      el('circle', { cx: x, cy: y, r: 26, class: 'ring' }, g);
+      el('circle', { cx: x, cy: y + 4 * k, r: 38 * k, class: 'shadow' }, g);
+      el('circle', { cx: x, cy: y, r: 38 * k, class: 'body' }, g);
+      el('circle', { cx: x, cy: y, r: 26 * k, class: 'ring' }, g);
       if (piece.king) {
-        el('path', { d: `M${x - 20},${y + 10} L${x - 22},${y - 12} L${x - 10},${y} L${x},${y - 18} L${x + 10},${y} L${x + 22},${y - 12} L${x + 20},${y + 10} Z`, class: 'crown' }, g);
+        const crown = [[-20, 10], [-22, -12], [-10, 0], [0, -18], [10, 0], [22, -12], [20, 10]];
+        el('path', { d: 'M' + crown.map(([dx, dy]) => (x + dx * k) + ',' + (y + dy * k)).join(' L') + ' Z', class: 'crown' }, g);
       }
     }
   }
@@ -224,22 +263,22 @@ export class Board {
     const targets = el('g', {}, this.svg);
     for (const sq of this.nextStops()) {
       const { x, y } = this.centre(sq);
-      el('circle', { cx: x, cy: y, r: 16, class: 'target', 'data-square': sq }, targets);
+      el('circle', { cx: x, cy: y, r: this.scaled(16), class: 'target', 'data-square': sq }, targets);
     }
   }
 
   // Names every cell for a screen reader: "c3, white man", "d4, empty, a destination".
   label() {
     const v = this.view;
-    const pieces = v ? piecesOf(v.fen) : new Map();
+    const pieces = v ? piecesOf(v.fen, this.variant) : new Map();
     const movable = new Set(v && v.movable ? v.legal.map((m) => m.from) : []);
     const stops = this.nextStops();
     for (const cell of this.cells) {
       const col = Number(cell.dataset.col);
       const row = Number(cell.dataset.row);
       const sq = this.squareOfCell(col, row);
-      const file = this.view && this.view.flipped ? 7 - col : col;
-      const rank = this.view && this.view.flipped ? row + 1 : 8 - row;
+      const file = this.view && this.view.flipped ? this.side - 1 - col : col;
+      const rank = this.view && this.view.flipped ? row + 1 : this.side - row;
       cell.dataset.sq = sq || '';
       if (!sq) { cell.setAttribute('aria-label', FILES[file] + rank + ', light square'); continue; }
       const piece = pieces.get(sq);
@@ -265,11 +304,12 @@ export class Board {
     if (step) {
       e.preventDefault();
       e.stopPropagation(); // not the review's stepping through moves
-      const col = Math.min(7, Math.max(0, this.focus.col + step[0]));
-      const row = Math.min(7, Math.max(0, this.focus.row + step[1]));
+      const last = this.side - 1;
+      const col = Math.min(last, Math.max(0, this.focus.col + step[0]));
+      const row = Math.min(last, Math.max(0, this.focus.row + step[1]));
       this.focus = { col, row };
       this.syncTabStop();
-      this.cells[row * 8 + col].focus();
+      this.cells[row * this.side + col].focus();
     } else if (e.key === 'Enter' || e.key === ' ') {
       e.preventDefault();
       const sq = this.squareOfCell(this.focus.col, this.focus.row);
@@ -292,9 +332,9 @@ export class Board {
   // The square under a point of the screen, or null.
   squareAtPoint(x, y) {
     const box = this.grid.getBoundingClientRect();
-    const col = Math.floor(((x - box.left) / box.width) * 8);
-    const row = Math.floor(((y - box.top) / box.height) * 8);
-    if (col < 0 || col > 7 || row < 0 || row > 7) return null;
+    const col = Math.floor(((x - box.left) / box.width) * this.side);
+    const row = Math.floor(((y - box.top) / box.height) * this.side);
+    if (col < 0 || col >= this.side || row < 0 || row >= this.side) return null;
     return this.squareOfCell(col, row);
   }
 
@@ -317,7 +357,7 @@ export class Board {
     }
     const piece = this.svg.querySelector(`.piece[data-square="${d.from}"]`);
     if (!piece) return;
-    const scale = 800 / this.grid.getBoundingClientRect().width;
+    const scale = SIZE / this.grid.getBoundingClientRect().width;
     piece.classList.add('dragging');
     piece.setAttribute('transform', `translate(${(e.clientX - d.x) * scale} ${(e.clientY - d.y) * scale})`);
   }
@@ -345,7 +385,7 @@ export class Board {
     const v = this.view;
     if (!v || !sq) return false;
     if (v.movable) return v.legal.some((m) => m.from === sq);
-    if (v.premovable) { const p = piecesOf(v.fen).get(sq); return !!(p && p.color === v.myColor); }
+    if (v.premovable) { const p = piecesOf(v.fen, this.variant).get(sq); return !!(p && p.color === v.myColor); }
     return false;
   }
 
@@ -398,7 +438,7 @@ export class Board {
   // when my turn comes if it is legal then.
   premoveClick(n) {
     const v = this.view;
-    const mine = (sq) => { const p = piecesOf(v.fen).get(sq); return !!(p && p.color === v.myColor); };
+    const mine = (sq) => { const p = piecesOf(v.fen, this.variant).get(sq); return !!(p && p.color === v.myColor); };
     if (this.premoveFrom && this.premoveFrom !== n && !mine(n)) {
       const from = this.premoveFrom;
       this.premoveFrom = null;

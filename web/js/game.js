@@ -252,7 +252,7 @@ export function renderGame() {
 
 function renderStatus(s, seated) {
   const status = document.getElementById('status');
-  const rules = variantLabel(s.variant) + (s.variant === 'russian' ? ' draughts' : ' checkers');
+  const rules = variantLabel(s.variant);
   if (s.status === 'waiting') status.textContent = rules + ' · waiting for an opponent';
   else if (s.status === 'playing') {
     const turn = s.turn === 'white' ? 'White' : 'Black';

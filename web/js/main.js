@@ -2,10 +2,10 @@
 // file). It talks to the server over one WebSocket (protocol in docs/protocol.md) and draws
 // the board as SVG. This module routes between the views and starts everything.
 
-import { connect, send } from './net.js';
+import { connect, send, fetchJson } from './net.js';
 import { app, navigate } from './state.js';
 import { store, seatKey, inviteKey } from './store.js';
-import { toast, copy } from './ui.js';
+import { toast, copy, setVariants, variantList } from './ui.js';
 import { showLobby, showGames, renderLobby, renderLiveGames, mergeGames, createGame, joinGame } from './lobby.js';
 import { showGame, watchGame, onState, initGame } from './game.js';
 import { initReview } from './review.js';
@@ -54,7 +54,32 @@ function onMessage(msg) {
   }
 }
 
-function init() {
+// The variants' boards (GET /api/variants), before any board is drawn; English alone if the
+// server does not answer.
+async function loadVariants() {
+  try {
+    setVariants((await fetchJson('/api/variants')).variants);
+  } catch (e) {
+    toast('Cannot load the variants: English checkers only');
+  }
+}
+
+// The create form's list of rules (which the pairing, challenge and analysis forms copy):
+// each variant by the server's title, and any the page does not list yet in a group of its own.
+function fillVariants() {
+  const select = document.querySelector('#create-form select[name=variant]');
+  let more = null;
+  for (const v of variantList()) {
+    const option = [...select.options].find((o) => o.value === v.name);
+    if (option) { option.textContent = v.title; continue; }
+    if (!more) { more = document.createElement('optgroup'); more.label = 'More'; select.append(more); }
+    more.append(new Option(v.title, v.name));
+  }
+}
+
+async function init() {
+  await loadVariants();
+  fillVariants();
   app.route = route;
   document.addEventListener('click', (event) => {
     const a = event.target.closest('a[data-nav]');

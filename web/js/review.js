@@ -3,7 +3,7 @@
 
 import { fetchJson } from './net.js';
 import { app } from './state.js';
-import { toast, span, plural, resultLabel, svgEl } from './ui.js';
+import { toast, span, plural, resultLabel, svgEl, sidesInOrder } from './ui.js';
 import { renderGame } from './game.js';
 
 // The fetched review of this game, if any.
@@ -45,10 +45,10 @@ export function renderReview(s) {
     const counted = (c) => (c.mistakes + c.blunders === 0 ? 'no mistakes'
       : plural(c.mistakes, 'mistake') + ', ' + plural(c.blunders, 'blunder'))
       + ' (' + c.average_loss.toFixed(2) + ' a move lost on average)';
-    const first = s.variant === 'english' ? ['black', 'Black'] : ['white', 'White'];
-    const second = s.variant === 'english' ? ['white', 'White'] : ['black', 'Black'];
-    summary.textContent = 'Engine review: ' + first[1] + ': ' + counted(reviewed[first[0]]) + '; '
-      + second[1] + ': ' + counted(reviewed[second[0]]) + '. ? a mistake, ?? a blunder. Click a move (or use ← →) to see its position.';
+    // The side that moves first in the variant first: Black in English checkers.
+    const [first, second] = sidesInOrder(s.variant);
+    summary.textContent = 'Engine review: ' + first + ': ' + counted(reviewed[first.toLowerCase()]) + '; '
+      + second + ': ' + counted(reviewed[second.toLowerCase()]) + '. ? a mistake, ?? a blunder. Click a move (or use ← →) to see its position.';
   }
   const viewed = document.getElementById('review-move');
   const judged = reviewed && app.viewPly !== null && app.viewPly >= 0 ? reviewed.moves[app.viewPly] : null;
@@ -168,8 +168,8 @@ export function renderMoves(s) {
   const reviewed = reviewOf(s);
   const list = document.getElementById('moves');
   list.replaceChildren();
-  const firstIsBlack = s.variant === 'english';
-  const startTurnIsFirst = s.start_fen[0] === (firstIsBlack ? 'B' : 'W');
+  // A game set up with the second side to move starts its first move's line with "…".
+  const startTurnIsFirst = !s.start_fen || s.start_fen[0].toUpperCase() === sidesInOrder(s.variant)[0][0];
   let offset = startTurnIsFirst ? 0 : 1;
   let li = null;
   s.moves.forEach((text, i) => {

@@ -46,9 +46,10 @@ pub use game::{DrawReason, Game, GameError, Outcome, WinReason};
 pub use moves::{Move, MoveList};
 pub use notation::{IllegalReason, MoveTextError};
 pub use pdn::{
-    pdn_date, read_any_pdn, read_any_pdn_each, read_board_pdn, read_board_pdn_each, read_pdn, read_pdn_each,
-    read_pdn_game, write_any_pdn, write_board_pdn, write_pdn, write_pdn_with, AnyBoardPdnGame, AnyPdnGame,
-    BoardPdnGame, PdnError, PdnErrorKind, PdnGame, PdnResult, PdnTagError, ResultStyle,
+    names_allowed, names_to_numbers, numbers_to_names, pdn_date, read_any_pdn, read_any_pdn_each,
+    read_board_pdn, read_board_pdn_each, read_pdn, read_pdn_each, read_pdn_game, write_any_pdn,
+    write_board_pdn, write_pdn, write_pdn_with, AnyBoardPdnGame, AnyPdnGame, BoardPdnGame, PdnError,
+    PdnErrorKind, PdnGame, PdnResult, PdnTagError, ResultStyle,
 };
 pub use perft::{perft, perft_divide, Perft, PerftMode, PerftTable};
 pub use position::{Color, Piece, Position, Role, Setup, Variant, MAX_PIECES_PER_SIDE};

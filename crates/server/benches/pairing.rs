@@ -71,7 +71,10 @@ fn crowd(kind: Crowd) -> Vec<Seeker> {
 }
 
 fn every_pool() -> Vec<PoolKey> {
-    Variant::ALL.iter().flat_map(|&variant| POOL_CLOCKS.map(|clock| PoolKey { variant, clock })).collect()
+    Variant::ALL
+        .iter()
+        .flat_map(|&variant| POOL_CLOCKS.map(|clock| PoolKey { variant: variant.into(), clock }))
+        .collect()
 }
 
 /// The pools holding `seekers`, in one pool or dealt round every pool.

@@ -16,7 +16,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use checkers_engine::DrawAnswer;
-use checkers_rules::{Color, Game, Move, PdnGame};
+use checkers_rules::Color;
 use tokio::sync::{broadcast, mpsc, oneshot};
 
 use crate::computer::{Judgements, ThinkClock, Thought};
@@ -28,6 +28,7 @@ use crate::presence::{Absences, Presence};
 use crate::protocol::{state_text, DrawAction, ServerMessage, TakebackAction};
 use crate::rated::{check_join, seat_account, Account};
 use crate::registry::Registry;
+use crate::rules::{AnyGame, AnyMove, GameRecord};
 use crate::store::now_ms;
 use crate::token::new_game_id;
 
@@ -49,9 +50,9 @@ pub enum Command {
     Rule { token_hash: String, rule: SiteRule, reply: Reply<()> },
     // `client`: the address asking, whose game a rematch against the computer counts as.
     Rematch { token_hash: String, client: IpAddr, reply: Reply<Option<String>> },
-    Pdn { reply: oneshot::Sender<PdnGame> },
+    Pdn { reply: oneshot::Sender<GameRecord> },
     // The game's moves so far, and whether it is over.
-    Record { reply: oneshot::Sender<(Game, bool)> },
+    Record { reply: oneshot::Sender<(AnyGame, bool)> },
     // Nobody joined in time: deletes the game if it still waits (answers whether it did) and
     // stops the actor.
     Expire { reply: Reply<bool> },
@@ -274,7 +275,7 @@ impl Actor {
         if self.think.as_ref().is_some_and(|(p, _)| *p == ply) {
             return;
         }
-        let turn = side(self.game.position().turn());
+        let turn = side(self.game.turn());
         // Its time left as of its turn's start: the wait for an engine is not charged.
         let clock = self
             .game
@@ -318,18 +319,20 @@ impl Actor {
         if ply != Some(self.game.ply()) || self.game.computer_to_move().is_none() {
             return;
         }
-        let legal = self.game.position().legal_moves();
-        let choice = thought.and_then(|t| t.choice).filter(|c| legal.iter().any(|l| *l == c.mv));
-        let Some(mv) = choice.map(|c| c.mv).or_else(|| legal.iter().next().copied()) else {
+        let took_ms = thought.as_ref().map_or(0, |t| t.took.as_millis() as i64);
+        let choice =
+            thought.and_then(|t| t.choice).filter(|c| self.game.game.legal_move(c.mv.hub()).is_some());
+        let score = choice.as_ref().and_then(|c| c.score);
+        let any_legal = || self.game.game.legal().into_iter().next().map(|info| info.mv);
+        let Some(mv) = choice.map(|c| c.mv).or_else(any_legal) else {
             return;
         };
-        let mover = self.game.position().turn();
-        let took_ms = thought.map_or(0, |t| t.took.as_millis() as i64);
+        let mover = self.game.turn();
         match self.commit_move(mover, mv, Some(took_ms)).await {
             // Its own score of the position its move made answers a draw offer there.
             Ok(_) => {
-                if let Some(score) = choice.and_then(|c| c.score) {
-                    self.judgements.keep(self.game.position(), score);
+                if let Some(score) = score {
+                    self.judgements.keep(self.game.game.fen(), score);
                 }
             }
             Err(e) => {
@@ -347,7 +350,7 @@ impl Actor {
     async fn commit_move(
         &mut self,
         mover: Color,
-        mv: Move,
+        mv: AnyMove,
         computer_ms: Option<i64>,
     ) -> Result<u32, ApiError> {
         let now = now_ms();
@@ -504,7 +507,7 @@ impl Actor {
         if self.game.seats[side(color)].kind != PlayerKind::Human {
             return Err(ApiError::not_your_seat());
         }
-        let turn = self.game.position().turn();
+        let turn = self.game.turn();
         if turn != color {
             return Err(Refusal::NotYourTurn(turn.name()).into());
         }
@@ -546,7 +549,7 @@ impl Actor {
     /// the position when it has one (its move's search made it, or an earlier offer's
     /// judgement), else from a short search, kept for the next offer.
     async fn computer_accepts_draw(&mut self, side: Color) -> bool {
-        let position = self.game.position();
+        let position = self.game.game.fen();
         let score = match self.judgements.get(&position) {
             Some(score) => score,
             None => {
@@ -556,8 +559,7 @@ impl Actor {
                 score
             }
         };
-        let plies = self.game.ply() as usize;
-        DrawAnswer::from_score(score, &position, plies) == DrawAnswer::Accept
+        self.game.game.draw_answer(score) == DrawAnswer::Accept
     }
 
     async fn site_rule(&mut self, token_hash: &str, rule: SiteRule) -> Result<(), ApiError> {

@@ -1,16 +1,17 @@
-//! The analysis board's positions: anyone gives a FEN (with its variant) or a PDN game (its
-//! last position) and gets the legal moves there, each with the position after it (so that a
+//! The analysis board's positions, in any variant: anyone gives a FEN (with its variant) or a
+//! PDN game (its last position, in the variant its `GameType` names) and gets the legal moves there, each with the position after it (so that a
 //! page without the rules can play both sides), and the engine's three best lines. Queued and
 //! limited as reviews are (`review`). A position is tied to no game: the page opens the board
 //! from finished games only, as the reviews, and never from a game in play.
 
-use checkers_rules::{read_pdn_game, Position};
+use checkers_rules::{read_any_pdn, with_board_variant, AnyPdnGame, PdnError};
 use serde::{Deserialize, Serialize};
 
 use crate::error::ApiError;
 use crate::live::color_name;
-use crate::pdn::move_text;
 use crate::protocol::{BestLine, VariantName};
+use crate::rules::AnyGame;
+use crate::variant::GameVariant;
 
 /// Largest request accepted, in bytes (a long game's PDN is a few kilobytes).
 pub const MAX_REQUEST: usize = 64 * 1024;
@@ -25,7 +26,7 @@ struct AnalysisRequest {
 }
 
 /// The position a request's body gives, or why it gives none.
-pub fn requested_position(body: &str) -> Result<Position, ApiError> {
+pub fn requested_position(body: &str) -> Result<AnyGame, ApiError> {
     if body.len() > MAX_REQUEST {
         return Err(ApiError::bad_request(format!("an analysis request is at most {MAX_REQUEST} bytes")));
     }
@@ -33,13 +34,26 @@ pub fn requested_position(body: &str) -> Result<Position, ApiError> {
         ApiError::bad_request(format!("give {{\"variant\", \"fen\"}} or {{\"pdn\"}} as JSON: {e}"))
     })?;
     match (request.variant, request.fen, request.pdn) {
-        (Some(VariantName(variant)), Some(fen), None) => Position::from_fen(variant, fen.trim())
+        (Some(VariantName(variant)), Some(fen), None) => AnyGame::from_fen(variant, fen.trim())
             .map_err(|e| ApiError::bad_request(format!("not a position: {e}"))),
-        (None, None, Some(pdn)) => read_pdn_game(&pdn)
-            .map(|game| game.end_position())
-            .map_err(|e| ApiError::bad_request(format!("not a PDN game: {e}"))),
+        (None, None, Some(pdn)) => {
+            last_position(&pdn).map_err(|e| ApiError::bad_request(format!("not a PDN game: {e}")))
+        }
         _ => Err(ApiError::bad_request("give a position as {\"variant\", \"fen\"}, or a game as {\"pdn\"}")),
     }
+}
+
+/// The last position of the first game of PDN text (the start of English checkers for none),
+/// as a game of its own from there.
+fn last_position(pdn: &str) -> Result<AnyGame, PdnError> {
+    let first = read_any_pdn(pdn)?.into_iter().next();
+    Ok(match first {
+        None => AnyGame::new(GameVariant::ENGLISH),
+        Some(AnyPdnGame::Checkers(game)) => AnyGame::from(game.end_position()),
+        Some(AnyPdnGame::Board(game)) => with_board_variant!(game.variant(), V => {
+            game.get::<V>().map_or_else(|| AnyGame::new(game.variant().into()), |g| AnyGame::from(g.end_position()))
+        }),
+    })
 }
 
 /// The answer: the position, its legal moves and the engine's lines.
@@ -67,22 +81,23 @@ struct AnalysisMove {
 }
 
 impl AnalysisBody {
-    pub fn new(position: &Position, nodes: u64, depth: u32, lines: Vec<BestLine>) -> AnalysisBody {
+    /// The body for `position` (a game whose position now is analysed).
+    pub fn new(position: &AnyGame, nodes: u64, depth: u32, lines: Vec<BestLine>) -> AnalysisBody {
         let legal = position
-            .legal_moves()
-            .iter()
+            .legal()
+            .into_iter()
             .map(|m| AnalysisMove {
-                text: move_text(position, m),
-                from: m.from().number(),
-                to: m.to().number(),
-                route: m.route(position).iter().map(|sq| sq.number()).collect(),
-                captured: m.captured().squares().iter().map(|sq| sq.number()).collect(),
-                fen: position.play_unchecked(m).to_fen(),
+                fen: position.fen_after(&m.mv).unwrap_or_default(),
+                text: m.text,
+                from: m.from,
+                to: m.to,
+                route: m.route,
+                captured: m.captured,
             })
             .collect();
         AnalysisBody {
             variant: position.variant().name(),
-            fen: position.to_fen(),
+            fen: position.fen(),
             turn: color_name(position.turn()),
             nodes,
             depth,
@@ -100,13 +115,31 @@ mod tests {
 
     #[test]
     fn a_position_comes_from_a_fen_with_its_variant_or_from_a_pdn_game() {
-        let start = Position::start(Variant::Russian);
-        let fen = format!("{{\"variant\":\"russian\",\"fen\":\"{}\"}}", start.to_fen());
-        assert_eq!(requested_position(&fen).unwrap(), start);
+        let start = AnyGame::new(GameVariant::Eight(Variant::Russian));
+        let fen = format!("{{\"variant\":\"russian\",\"fen\":\"{}\"}}", start.fen());
+        assert_eq!(requested_position(&fen).unwrap().fen(), start.fen());
         let pdn = r#"{"pdn":"[GameType \"25\"]\n\n1. c3-d4 f6-e5 *"}"#;
         let after = requested_position(pdn).unwrap();
-        assert_eq!((after.variant(), after.turn()), (Variant::Russian, start.turn()));
-        assert_ne!(after, start);
+        assert_eq!((after.variant(), after.turn()), (GameVariant::Eight(Variant::Russian), start.turn()));
+        assert_ne!(after.fen(), start.fen());
+    }
+
+    #[test]
+    fn every_variants_positions_come_from_their_fen_or_pdn() {
+        let body = r#"{"variant":"international","fen":"W:W31-50:B1-20"}"#;
+        let start = requested_position(body).unwrap();
+        assert_eq!((start.variant().name(), start.legal().len()), ("international", 9));
+        let pdn = r#"{"pdn":"[GameType \"20\"]\n\n1. 32-28 19-23 *"}"#;
+        let after = requested_position(pdn).unwrap();
+        assert_eq!((after.variant().name(), after.plies()), ("international", 0));
+        assert!(after.fen().contains("28"), "{}", after.fen());
+        let brazilian = requested_position(r#"{"variant":"brazilian","fen":"W:Wc3:Bf6"}"#).unwrap();
+        let mut texts: Vec<String> = brazilian.legal().into_iter().map(|m| m.text).collect();
+        texts.sort();
+        assert_eq!(texts, ["c3-b4", "c3-d4"]);
+        let refused =
+            requested_position(r#"{"variant":"international","fen":"W:W51:B1"}"#).err().map(|e| e.code);
+        assert_eq!(refused, Some(ErrorCode::BadRequest));
     }
 
     #[test]

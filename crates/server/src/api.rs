@@ -9,7 +9,7 @@
 //! believed when the server is told to trust it ([`crate::Config::trust_forwarded_proto`]).
 
 use std::net::SocketAddr;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, QueryRejection};
@@ -19,7 +19,6 @@ use axum::middleware::{from_fn_with_state, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Extension, Router};
-use checkers_rules::Variant;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 use tower_http::compression::CompressionLayer;
@@ -33,6 +32,7 @@ use crate::protocol::to_text;
 use crate::rating::{Rating, SpeedClass};
 use crate::registry::{Registry, GAMES_PAGE};
 use crate::store::{now_ms, GameFilter, GameOutcome, StoreError, StoredAccount, UserGamesCursor};
+use crate::variant::GameVariant;
 use crate::web::{error_reply, json_body, rate_limit, AllowedOrigins, Form, Limited};
 
 /// The cookie that carries a session's token.
@@ -74,6 +74,7 @@ pub fn routes(
         .route("/api/users/{name}", get(user).layer(limited(Form::Json)))
         .route("/api/users/{name}/{list}", get(user_games).layer(limited(Form::Json)))
         .route("/api/leaderboard", get(leaderboard).layer(limited(Form::Json)))
+        .route("/api/variants", get(variants))
         .route("/@/{name}", get(crate::pages::profile).layer(limited(Form::Text)))
         .route("/leaderboard", get(crate::pages::leaderboard).layer(limited(Form::Text)))
         // The player pages and a player's PDN can be long: gzip for clients that take it.
@@ -274,7 +275,7 @@ async fn user(State(registry): State<Arc<Registry>>, Path(name): Path<String>) -
         let [wins, losses, draws] = registry.store().results(account.id).await.map_err(storage)?;
         let now = now_ms();
         let mut ratings = Map::new();
-        for variant in Variant::ALL {
+        for variant in GameVariant::ALL {
             let mut speeds = Map::new();
             for speed in SpeedClass::ALL {
                 let found = stored.iter().find(|(v, s, _)| v == variant.name() && s == speed.name());
@@ -311,9 +312,7 @@ struct UserGamesQuery {
 fn game_filter(query: &UserGamesQuery) -> Result<GameFilter, ApiError> {
     let variant = match query.variant.as_deref() {
         None => None,
-        Some(name) => Some(
-            name.parse::<Variant>().map_err(|_| ApiError::bad_request("`variant` is english or russian"))?,
-        ),
+        Some(name) => Some(name.parse::<GameVariant>().map_err(|e| ApiError::bad_request(e.to_string()))?),
     };
     let result = match query.result.as_deref() {
         None => None,
@@ -349,9 +348,10 @@ async fn user_games(
             }
         };
         let Ok(Query(query)) = query else {
-            return Err(ApiError::bad_request(
-                "the list takes ?before=CURSOR, limit=1..100, variant=english|russian, result=win|loss|draw, rated=true|false",
-            ));
+            return Err(ApiError::bad_request(format!(
+                "the list takes ?before=CURSOR, limit=1..100, variant={}, result=win|loss|draw, rated=true|false",
+                GameVariant::names("|")
+            )));
         };
         let filter = game_filter(&query)?;
         let after = match query.before.as_deref() {
@@ -416,6 +416,18 @@ struct LeaderboardQuery {
     speed: String,
 }
 
+/// `{"variants": [{"name", "title", "first", "side", "full", "notation", "squares",
+/// "start_fen"}]}`: every variant the site plays, with what a page needs to draw its board
+/// (`GameVariant::layout`).
+async fn variants() -> Response {
+    static BODY: OnceLock<String> = OnceLock::new();
+    let body = BODY.get_or_init(|| {
+        let layouts: Vec<_> = GameVariant::ALL.into_iter().map(GameVariant::layout).collect();
+        to_text(&json!({ "variants": layouts }))
+    });
+    json_body(StatusCode::OK, body.clone())
+}
+
 /// `{"variant", "speed", "players": [{"name", "rating", "rd", "games"}]}`: the best 100
 /// players who are not provisional, best first.
 async fn leaderboard(
@@ -424,12 +436,13 @@ async fn leaderboard(
 ) -> Response {
     let reply = async {
         let Ok(Query(query)) = query else {
-            return Err(ApiError::bad_request(
-                "the leaderboard takes ?variant=english|russian&speed=bullet|blitz|rapid|classical",
-            ));
+            return Err(ApiError::bad_request(format!(
+                "the leaderboard takes ?variant={}&speed=bullet|blitz|rapid|classical",
+                GameVariant::names("|")
+            )));
         };
-        let variant: Variant =
-            query.variant.parse().map_err(|_| ApiError::bad_request("`variant` is english or russian"))?;
+        let variant =
+            query.variant.parse::<GameVariant>().map_err(|e| ApiError::bad_request(e.to_string()))?;
         let speed: SpeedClass = query
             .speed
             .parse()

@@ -27,13 +27,14 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-use checkers_engine::review::{review_game, MoveReview};
+use checkers_engine::review::MoveReview;
 use checkers_engine::{Choice, Engine, EngineOptions, Level, Limits, Score, SearchInfo, StopHandle};
-use checkers_rules::{Color, Game, Position};
+use checkers_rules::Color;
 use tokio::sync::oneshot;
 
 use crate::error::{ApiError, ErrorCode};
 use crate::registry::lock;
+use crate::rules::{AnyGame, AnyMove, Engines};
 use remote::Remote;
 pub use remote::{EngineWorkers, WorkersError};
 use schedule::{Lane, Schedule};
@@ -84,7 +85,7 @@ pub enum Requester {
 }
 
 /// A job for an engine: it is given the longest it may think under overload, if limited.
-type Job = Box<dyn FnOnce(&mut Engine, Option<Duration>) + Send>;
+type Job = Box<dyn FnOnce(&mut Engines, Option<Duration>) + Send>;
 
 struct Queue {
     schedule: Schedule<Requester, Job>,
@@ -143,10 +144,10 @@ impl std::fmt::Debug for ComputerPool {
 }
 
 /// The computer's move and how long its search took (what its clock is charged).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Thought {
     /// `None` when it has no move (or the search failed: the caller plays any legal move).
-    pub choice: Option<Choice>,
+    pub choice: Option<Choice<AnyMove>>,
     pub took: Duration,
 }
 
@@ -263,7 +264,7 @@ impl ComputerPool {
         &self,
         who: Requester,
         lane: Lane,
-        job: impl FnOnce(&mut Engine, Option<Duration>) -> T + Send + 'static,
+        job: impl FnOnce(&mut Engines, Option<Duration>) -> T + Send + 'static,
     ) -> Option<T> {
         let (tx, rx) = oneshot::channel();
         let job: Job = Box::new(move |engine, overload| {
@@ -285,7 +286,7 @@ impl ComputerPool {
     pub async fn think(
         &self,
         id: &str,
-        game: Game,
+        game: AnyGame,
         level: u8,
         clock: Option<ThinkClock>,
         seed: u64,
@@ -301,7 +302,7 @@ impl ComputerPool {
     pub async fn think_for(
         &self,
         id: &str,
-        game: Game,
+        game: AnyGame,
         level: u8,
         budget: Option<Duration>,
         seed: u64,
@@ -315,7 +316,7 @@ impl ComputerPool {
         let stop = StopHandle::new();
         // Dropped by a caller that no longer wants the move: a search under way stops.
         let _unwanted = StopOnDrop(stop.clone());
-        let job = move |engine: &mut Engine, overload: Option<Duration>| {
+        let job = move |engines: &mut Engines, overload: Option<Duration>| {
             let started = Instant::now();
             let timer = match (budget, overload) {
                 (Some(a), Some(b)) => Some(a.min(b)),
@@ -328,7 +329,7 @@ impl ComputerPool {
                     stop.stop();
                 })
             });
-            let choice = choose_move(engine, &game, level, seed, &stop);
+            let choice = game.choose_move(engines, level_of(level), seed, &stop);
             if let Some(timer) = timer {
                 timer.abort();
             }
@@ -340,12 +341,9 @@ impl ComputerPool {
 
     /// What the computer, playing `side` in game `id` (`game`), thinks of the position now,
     /// from a short search (a short job: a few milliseconds). `None` if the pool is down.
-    pub async fn judge(&self, id: &str, game: Game, side: Color) -> Option<Score> {
-        self.run(self.requester(id), Lane::Short, move |engine, _| {
-            let positions = game.positions();
-            let history = &positions[..positions.len() - 1];
-            let limits = Limits::nodes(DRAW_JUDGE_NODES);
-            checkers_engine::judge(engine, &game.position(), history, side, &limits)
+    pub async fn judge(&self, id: &str, game: AnyGame, side: Color) -> Option<Score> {
+        self.run(self.requester(id), Lane::Short, move |engines, _| {
+            game.judge(engines, side, &Limits::nodes(DRAW_JUDGE_NODES))
         })
         .await
     }
@@ -353,61 +351,29 @@ impl ComputerPool {
     /// Every move of `game` judged by the engine at `nodes` a position (the same review every
     /// time: the engine starts it afresh). `None` if the pool is shut down (or a worker's
     /// result does not fit the game). With external workers, a worker reviews it.
-    pub async fn review(&self, game: Game, nodes: u64) -> Option<Vec<MoveReview>> {
+    pub async fn review(&self, game: AnyGame, nodes: u64) -> Option<Vec<MoveReview<AnyMove>>> {
         if let Some(remote) = &self.inner.remote {
             let found = remote.run(remote::review_job(&game, nodes)).await;
             return results::read_review(&game, &found.result?);
         }
-        self.run(Requester::Reviews, Lane::Long, move |engine, _| {
-            review_game(engine, &game.start(), game.moves(), &Limits::nodes(nodes), &mut |_| {})
+        self.run(Requester::Reviews, Lane::Long, move |engines, _| {
+            game.review(engines, &Limits::nodes(nodes))
         })
         .await
     }
 
-    /// The engine's `count` best moves in `position` (reached through `history`), each with
-    /// its score and line, from a search of `nodes` (the same lines every time: the engine
-    /// starts afresh). Best first; one line when the move is forced, none when there is no
-    /// move. `None` if the pool is shut down (or a worker's result does not fit). With
-    /// external workers, a worker finds them (unless no move joins the positions of
-    /// `history`: then they are found here).
-    pub async fn lines(
-        &self,
-        position: Position,
-        history: Vec<Position>,
-        nodes: u64,
-        count: usize,
-    ) -> Option<Vec<SearchInfo>> {
+    /// The engine's `count` best moves in `game`'s position now (reached through its moves),
+    /// each with its score and line, from a search of `nodes` (the same lines every time: the
+    /// engine starts afresh). Best first; one line when the move is forced, none when there is
+    /// no move. `None` if the pool is shut down (or a worker's result does not fit). With
+    /// external workers, a worker finds them.
+    pub async fn lines(&self, game: AnyGame, nodes: u64, count: usize) -> Option<Vec<SearchInfo<AnyMove>>> {
         if let Some(remote) = &self.inner.remote {
-            if let Some(job) = remote::lines_job(&position, &history, nodes, count) {
-                let found = remote.run(job).await;
-                return results::read_lines(&position, &found.result?);
-            }
+            let found = remote.run(remote::lines_job(&game, nodes, count)).await;
+            return results::read_lines(&game, &found.result?);
         }
-        self.run(Requester::Reviews, Lane::Long, move |engine, _| {
-            engine.new_game();
-            let mut infos: Vec<SearchInfo> = Vec::new();
-            let limits = Limits::nodes(nodes);
-            let result =
-                engine.search_lines(&position, &history, &limits, &StopHandle::new(), count, &mut |info| {
-                    infos.push(info.clone())
-                });
-            // The deepest iteration finished ranks all its lines (a stopped one reports none).
-            let deepest = infos.last().map_or(0, |i| i.depth);
-            infos.retain(|i| i.depth == deepest);
-            if infos.is_empty() {
-                if let Some(mv) = result.best_move {
-                    infos.push(SearchInfo {
-                        line: 1,
-                        depth: result.depth,
-                        seldepth: result.seldepth,
-                        score: result.score,
-                        nodes: result.nodes,
-                        elapsed: result.elapsed,
-                        pv: vec![mv],
-                    });
-                }
-            }
-            infos
+        self.run(Requester::Reviews, Lane::Long, move |engines, _| {
+            game.lines(engines, &Limits::nodes(nodes), count)
         })
         .await
     }
@@ -426,7 +392,7 @@ fn overload_limit(waiting: usize, workers: usize) -> Option<Duration> {
 /// One worker: takes the jobs its lane allows, in the schedule's order, until the pool
 /// closes. Its engine is made on its first job (and made afresh after a job panicked).
 fn work(shared: &Shared, takes_long: bool) {
-    let mut engine: Option<Engine> = None;
+    let mut engines: Option<Engines> = None;
     loop {
         let (job, overload) = {
             let mut queue = lock(&shared.queue);
@@ -445,10 +411,10 @@ fn work(shared: &Shared, takes_long: bool) {
             }
         };
         shared.jobs_run.fetch_add(1, Ordering::Relaxed);
-        let engine_now =
-            engine.get_or_insert_with(|| Engine::new(EngineOptions { hash_mb: ENGINE_HASH_MB, threads: 1 }));
-        if catch_unwind(AssertUnwindSafe(|| job(engine_now, overload))).is_err() {
-            engine = None;
+        let engines_now = engines
+            .get_or_insert_with(|| Engines::new(EngineOptions { hash_mb: ENGINE_HASH_MB, threads: 1 }));
+        if catch_unwind(AssertUnwindSafe(|| job(engines_now, overload))).is_err() {
+            engines = None;
         }
     }
 }
@@ -466,37 +432,24 @@ fn level_of(level: u8) -> Level {
     Level::new(u32::from(level)).unwrap_or(Level::MIN)
 }
 
-/// The one place the server asks the engine for a move.
-pub fn choose_move(
-    engine: &mut Engine,
-    game: &Game,
-    level: u8,
-    seed: u64,
-    stop: &StopHandle,
-) -> Option<Choice> {
-    let positions = game.positions();
-    let history = &positions[..positions.len() - 1];
-    // The players are people: the top levels vary their openings from game to game.
-    level_of(level).choose_move_scored(engine, &game.position(), history, seed, stop)
-}
-
 /// What the computer thought of its game's latest positions, for answering draw offers
 /// without searching again: kept from its moves' searches and from earlier judgements.
 #[derive(Debug, Default)]
 pub struct Judgements {
-    recent: VecDeque<(Position, Score)>,
+    /// Positions by their FEN.
+    recent: VecDeque<(String, Score)>,
 }
 
 /// Positions a game's [`Judgements`] keeps (the game moves on; old ones are not asked about).
 const JUDGEMENTS_KEPT: usize = 8;
 
 impl Judgements {
-    /// The computer's score of `position`, for its own side, if known.
-    pub fn get(&self, position: &Position) -> Option<Score> {
+    /// The computer's score of `position` (its FEN), for its own side, if known.
+    pub fn get(&self, position: &str) -> Option<Score> {
         self.recent.iter().find(|(p, _)| p == position).map(|(_, score)| *score)
     }
 
-    pub fn keep(&mut self, position: Position, score: Score) {
+    pub fn keep(&mut self, position: String, score: Score) {
         if self.recent.len() >= JUDGEMENTS_KEPT {
             self.recent.pop_front();
         }
@@ -550,12 +503,12 @@ mod tests {
     #[test]
     fn judgements_keep_the_latest_positions() {
         let mut kept = Judgements::default();
-        let mut position = Position::start(checkers_rules::Variant::English);
-        let first = position;
+        let mut game = AnyGame::new(crate::variant::GameVariant::ENGLISH);
+        let first = game.fen();
         for n in 0..=JUDGEMENTS_KEPT as i32 {
-            kept.keep(position, Score::hundredths(n));
-            let mv = position.legal_moves().iter().copied().next().unwrap();
-            position = position.play_unchecked(&mv);
+            kept.keep(game.fen(), Score::hundredths(n));
+            let mv = game.legal()[0].mv.clone();
+            game.play(&mv).unwrap();
         }
         assert_eq!(kept.get(&first), None, "the oldest is forgotten");
         assert_eq!(kept.recent.len(), JUDGEMENTS_KEPT);

@@ -117,9 +117,11 @@ pub mod rated;
 pub mod rating;
 pub mod registry;
 mod review;
+pub mod rules;
 mod serve;
 pub mod store;
 pub mod token;
+pub mod variant;
 mod web;
 mod ws;
 

@@ -6,11 +6,11 @@
 //! as it was.
 
 use checkers_engine::Level;
-use checkers_rules::{
-    Color, DrawReason, Game, GameError, Move, Outcome, PdnResult, Position, Variant, WinReason,
-};
+use checkers_rules::Color;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
+
+use crate::rules::{AnyGame, AnyMove, Declared, End};
 
 /// Where a game is in its life.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -122,7 +122,7 @@ pub enum ReplayError {
     NotLegal { ply: u32, text: String },
     /// The rules refused the move (the game was already over).
     #[error("stored move {text} (ply {ply}) cannot be played: {refusal}")]
-    Refused { ply: u32, text: String, refusal: GameError },
+    Refused { ply: u32, text: String, refusal: String },
 }
 
 /// A move as a client names it: text, or squares.
@@ -172,36 +172,9 @@ pub fn parse_color(text: &str) -> Option<Color> {
     }
 }
 
-/// PDN result text, from White's side: `1-0` White won, `0-1` Black won.
-pub fn result_text(variant: Variant, outcome: Option<Outcome>) -> &'static str {
-    // The PDN convention of the rules crate: `1-0` is a win for the side that moves first.
-    let result = match outcome.map(|o| o.winner()) {
-        None => PdnResult::Unknown,
-        Some(Some(color)) => PdnResult::Win(color),
-        Some(None) => PdnResult::Draw,
-    };
-    result.to_pdn(variant)
-}
-
-/// The stable code of an outcome's reason, as stored and sent to clients.
-pub fn reason_code(outcome: &Outcome) -> &'static str {
-    match outcome {
-        Outcome::Win { reason, .. } => match reason {
-            WinReason::NoLegalMove => "no_legal_move",
-            WinReason::Resignation => "resignation",
-            WinReason::Time => "time",
-        },
-        Outcome::Draw { reason } => match reason {
-            DrawReason::Agreement => "agreement",
-            DrawReason::ThreefoldRepetition => "threefold_repetition",
-            DrawReason::FortyMoveRule => "forty_move_rule",
-            DrawReason::KingAgainstKing => "king_against_king",
-            DrawReason::ThreeKingsAgainstKing => "three_kings_against_king",
-            DrawReason::KingsOnlyFifteenMoves => "kings_only_fifteen_moves",
-            DrawReason::EqualForcesNoCapture => "equal_forces_no_capture",
-            DrawReason::FewPiecesAgainstKing => "few_pieces_against_king",
-        },
-    }
+/// The stable code of a game end's reason, as stored and sent to clients.
+pub fn reason_code(end: &End) -> &'static str {
+    end.reason
 }
 
 /// What the computer's clock is charged for a move beyond its search: handing the move over
@@ -218,7 +191,8 @@ pub const ABORTED: &str = "aborted";
 #[derive(Clone, Debug)]
 pub struct LiveGame {
     pub id: String,
-    pub game: Game,
+    /// The game by the rules of its variant.
+    pub game: AnyGame,
     /// PDN long form of each move played, in order, as the variant writes it
     /// ([`crate::pdn::move_text`]).
     pub pdn_moves: Vec<String>,
@@ -260,10 +234,11 @@ pub struct LiveGame {
 }
 
 impl LiveGame {
-    /// A new game from the start position, waiting for its empty seats (if any).
+    /// A new game from `start` (a position, or a game without moves), waiting for its empty
+    /// seats (if any).
     pub fn new(
         id: String,
-        start: Position,
+        start: impl Into<AnyGame>,
         seats: [Seat; 2],
         clock: Option<ClockSpec>,
         listed: bool,
@@ -272,7 +247,7 @@ impl LiveGame {
         let base = clock.map_or(0, |c| c.base_ms);
         let mut game = LiveGame {
             id,
-            game: Game::from_position(start),
+            game: start.into(),
             pdn_moves: Vec::new(),
             seats,
             listed,
@@ -297,13 +272,14 @@ impl LiveGame {
         game
     }
 
-    pub fn position(&self) -> Position {
-        self.game.position()
+    /// The side to move.
+    pub fn turn(&self) -> Color {
+        self.game.turn()
     }
     pub fn ply(&self) -> u32 {
-        self.game.moves().len() as u32
+        self.game.plies() as u32
     }
-    pub fn outcome(&self) -> Option<Outcome> {
+    pub fn outcome(&self) -> Option<End> {
         self.game.outcome()
     }
 
@@ -329,7 +305,7 @@ impl LiveGame {
         if self.status != Status::Playing {
             return None;
         }
-        match self.seats[side(self.position().turn())].kind {
+        match self.seats[side(self.turn())].kind {
             PlayerKind::Computer { level } => Some(level),
             PlayerKind::Human => None,
         }
@@ -381,7 +357,7 @@ impl LiveGame {
     pub fn clocks_at(&self, now_ms: i64) -> [i64; 2] {
         let mut left = self.remaining_ms;
         if let Some(start) = self.turn_started_ms {
-            let turn = side(self.position().turn());
+            let turn = side(self.turn());
             left[turn] = (left[turn] - (now_ms - start).max(0)).max(0);
         }
         left
@@ -405,7 +381,7 @@ impl LiveGame {
         if self.computer_to_move().is_some() {
             return None;
         }
-        Some(start + self.remaining_ms[side(self.position().turn())])
+        Some(start + self.remaining_ms[side(self.turn())])
     }
 
     /// Ends the game on time if the side to move has run out at `now_ms`. Returns whether
@@ -416,10 +392,10 @@ impl LiveGame {
         }
         match self.flag_deadline_ms() {
             Some(deadline) if now_ms >= deadline => {
-                let loser = self.position().turn();
+                let loser = self.turn();
                 self.remaining_ms[side(loser)] = 0;
                 // The game is playing, so not over: the declaration cannot fail.
-                let _ = self.game.lose_on_time(loser);
+                self.game.declare(Declared::Time(loser));
                 self.finish();
                 true
             }
@@ -428,43 +404,20 @@ impl LiveGame {
     }
 
     /// Finds the legal move a request names.
-    pub fn resolve_move(&self, request: &MoveRequest) -> Result<Move, Refusal> {
-        let position = self.position();
+    pub fn resolve_move(&self, request: &MoveRequest) -> Result<AnyMove, Refusal> {
         if let Some(text) = &request.text {
-            return position.parse_move(text).map_err(|e| Refusal::IllegalMove(e.to_string()));
+            return self.game.read_move(text).map_err(Refusal::IllegalMove);
         }
         let square = |n: Option<u32>, what: &str| {
-            let n = n.ok_or_else(|| Refusal::IllegalMove(format!("the move names no {what} square")))?;
-            checkers_rules::Square::from_number(n)
-                .ok_or_else(|| Refusal::IllegalMove(format!("{n} is not a square (1-32)")))
+            n.ok_or_else(|| Refusal::IllegalMove(format!("the move names no {what} square")))
         };
-        let from = square(request.from, "start")?;
-        let to = square(request.to, "end")?;
-        let captured = match &request.captured {
-            None => None,
-            Some(list) => {
-                Some(list.iter().map(|&n| square(Some(n), "captured")).collect::<Result<Vec<_>, _>>()?)
-            }
-        };
-        if let Some(mv) = position.find_move(from, to, captured.as_deref()) {
-            return Ok(mv);
-        }
-        let candidates = position.legal_moves().iter().filter(|m| m.from() == from && m.to() == to).count();
-        if candidates > 1 && captured.is_none() {
-            Err(Refusal::IllegalMove(format!("{from}x{to} is ambiguous: say which pieces it captures")))
-        } else {
-            Err(Refusal::IllegalMove(format!(
-                "{}-{} is not a legal move: {}",
-                from,
-                to,
-                position.explain_illegal(from, to)
-            )))
-        }
+        let (from, to) = (square(request.from, "start")?, square(request.to, "end")?);
+        self.game.find_move(from, to, request.captured.as_deref()).map_err(Refusal::IllegalMove)
     }
 
     /// Plays a move for `mover` at `now_ms`: checks turn, legality and the clock, then
     /// updates everything and returns what the record needs.
-    pub fn play(&mut self, mover: Color, mv: Move, now_ms: i64) -> Result<MoveRecord, Refusal> {
+    pub fn play(&mut self, mover: Color, mv: AnyMove, now_ms: i64) -> Result<MoveRecord, Refusal> {
         self.play_charging(mover, mv, now_ms, None)
     }
 
@@ -472,8 +425,13 @@ impl LiveGame {
     /// charged that search and [`COMPUTER_MOVE_OVERHEAD_MS`] (at most the time since its turn
     /// began), never the wait for an engine, and never all its time left: its search stops
     /// well within that, and any more is the server's doing.
-    pub fn play_computer(&mut self, mv: Move, now_ms: i64, thought_ms: i64) -> Result<MoveRecord, Refusal> {
-        let mover = self.position().turn();
+    pub fn play_computer(
+        &mut self,
+        mv: AnyMove,
+        now_ms: i64,
+        thought_ms: i64,
+    ) -> Result<MoveRecord, Refusal> {
+        let mover = self.turn();
         let charge = self.turn_started_ms.map(|start| {
             let charge = (thought_ms.max(0) + COMPUTER_MOVE_OVERHEAD_MS).min((now_ms - start).max(0));
             charge.min(self.remaining_ms[side(mover)] - 1).max(0)
@@ -486,7 +444,7 @@ impl LiveGame {
     fn play_charging(
         &mut self,
         mover: Color,
-        mv: Move,
+        mv: AnyMove,
         now_ms: i64,
         charge: Option<i64>,
     ) -> Result<MoveRecord, Refusal> {
@@ -495,15 +453,16 @@ impl LiveGame {
             Status::Waiting => return Err(Refusal::NotStarted),
             Status::Playing => {}
         }
-        let position = self.position();
-        if position.turn() != mover {
-            return Err(Refusal::NotYourTurn(position.turn().name()));
+        let turn = self.turn();
+        if turn != mover {
+            return Err(Refusal::NotYourTurn(turn.name()));
         }
         if self.check_flag(now_ms) {
             return Err(Refusal::GameOver);
         }
-        let pdn = crate::pdn::move_text(&position, &mv);
-        self.game.play(mv).map_err(|e| Refusal::IllegalMove(e.to_string()))?;
+        let ply = self.game.plies();
+        let pdn = self.game.describe(ply, &mv).map(|info| info.text).unwrap_or_default();
+        self.game.play(&mv).map_err(Refusal::IllegalMove)?;
         if let Some(spec) = self.clock {
             if let Some(start) = self.turn_started_ms {
                 let used = charge.unwrap_or((now_ms - start).max(0));
@@ -526,9 +485,9 @@ impl LiveGame {
         }
         Ok(MoveRecord {
             ply: self.ply() - 1,
-            hub: mv.to_hub(),
+            hub: mv.hub().to_string(),
             pdn,
-            fen_after: self.position().to_fen(),
+            fen_after: self.game.fen(),
             white_ms: self.remaining_ms[0],
             black_ms: self.remaining_ms[1],
             played_ms: now_ms,
@@ -537,11 +496,14 @@ impl LiveGame {
 
     /// Replays a stored move (on loading a game): no turn or clock checks beyond legality.
     pub fn replay(&mut self, record: &MoveRecord) -> Result<(), ReplayError> {
-        let position = self.position();
-        let mv = parse_hub(&position, &record.hub)
+        let ply = self.game.plies();
+        let info = self
+            .game
+            .legal_move(&record.hub)
+            .and_then(|mv| self.game.describe(ply, &mv))
             .ok_or_else(|| ReplayError::NotLegal { ply: record.ply, text: record.hub.clone() })?;
-        let pdn = crate::pdn::move_text(&position, &mv);
-        self.game.play(mv).map_err(|refusal| ReplayError::Refused {
+        let pdn = info.text;
+        self.game.play(&info.mv).map_err(|refusal| ReplayError::Refused {
             ply: record.ply,
             text: record.hub.clone(),
             refusal,
@@ -571,7 +533,7 @@ impl LiveGame {
             return Err(Refusal::NoDrawOffer);
         }
         self.stop_clock(now_ms);
-        let _ = self.game.agree_draw();
+        self.game.declare(Declared::Draw);
         self.finish();
         Ok(())
     }
@@ -599,7 +561,7 @@ impl LiveGame {
                     return Err(Refusal::GameOver);
                 }
                 self.stop_clock(now_ms);
-                let _ = self.game.resign(color);
+                self.game.declare(Declared::Resignation(color));
                 self.finish();
                 Ok(())
             }
@@ -632,7 +594,8 @@ impl LiveGame {
             return Ok(None);
         }
         let swapped = [self.seats[1].clone(), self.seats[0].clone()];
-        let mut next = LiveGame::new(new_id.clone(), self.game.start(), swapped, self.clock, false, now_ms);
+        let start = self.game.truncated(0);
+        let mut next = LiveGame::new(new_id.clone(), start, swapped, self.clock, false, now_ms);
         next.rematch_of = Some(self.id.clone());
         next.invite_hash = self.invite_hash.clone();
         next.accounts = self.accounts.for_rematch();
@@ -656,30 +619,18 @@ impl LiveGame {
         self.turn_started_ms = None;
     }
 
-    /// Whether the move made from `before` was the computer's answer from its opening book.
+    /// Whether move `ply` (0: the first) was the computer's answer from its opening book.
     /// Worked out again rather than stored: a level plays from its book exactly when the book
     /// holds the position, so this holds for games read back after a restart too.
-    pub fn played_from_book(&self, before: &Position) -> bool {
-        match self.seats[side(before.turn())].kind {
+    pub fn played_from_book(&self, ply: usize) -> bool {
+        let Some(mover) = self.game.turn_at(ply) else { return false };
+        match self.seats[side(mover)].kind {
             PlayerKind::Computer { level } => {
-                Level::new(u32::from(level)).is_some_and(|level| level.opens_from_book(before))
+                Level::new(u32::from(level)).is_some_and(|level| self.game.opens_from_book(ply, level))
             }
             PlayerKind::Human => false,
         }
     }
-}
-
-/// The legal move named by Hub move text (`11-15`, `9x27x14x23`).
-pub fn parse_hub(position: &Position, text: &str) -> Option<Move> {
-    let squares: Vec<checkers_rules::Square> = text
-        .split(['-', 'x'])
-        .map(|p| p.parse().ok().and_then(checkers_rules::Square::from_number))
-        .collect::<Option<Vec<_>>>()?;
-    if squares.len() < 2 {
-        return None;
-    }
-    let captured = if text.contains('x') { Some(&squares[2..]) } else { None };
-    position.find_move(squares[0], squares[1], captured)
 }
 
 mod site;

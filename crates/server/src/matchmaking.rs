@@ -28,7 +28,7 @@ use std::net::IpAddr;
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
-use checkers_rules::{Color, Position, Variant};
+use checkers_rules::Color;
 use serde_json::json;
 use tokio::sync::mpsc;
 
@@ -38,8 +38,10 @@ use crate::live::{color_name, ClockSpec, LiveGame, Seat};
 use crate::pairing::{AccountId, PoolClock, PoolKey, Pools, SeekId, Seeker};
 use crate::rated::{check_rateable, seat_account, Account};
 use crate::registry::{lock, Registry, Seated};
+use crate::rules::AnyGame;
 use crate::store::{now_ms, StoreError};
 use crate::token::{hash_token, new_game_id, new_seat_token};
+use crate::variant::GameVariant;
 
 /// How often the pools are paired.
 pub const ROUND_PERIOD: Duration = Duration::from_millis(500);
@@ -73,7 +75,7 @@ struct Conn {
 struct Challenge {
     from: Conn,
     to: Account,
-    variant: Variant,
+    variant: GameVariant,
     clock: Option<ClockSpec>,
     rated: bool,
     /// The colour the challenger wants, if any.
@@ -179,7 +181,7 @@ impl Member {
     pub async fn seek(
         &self,
         registry: &Registry,
-        variant: Variant,
+        variant: GameVariant,
         clock: &str,
         rated: bool,
     ) -> Result<(), ApiError> {
@@ -232,7 +234,7 @@ impl Member {
         &self,
         registry: &Registry,
         name: &str,
-        variant: Variant,
+        variant: GameVariant,
         clock: Option<ClockSpec>,
         color: Option<Color>,
         rated: bool,
@@ -476,7 +478,7 @@ impl Registry {
     async fn start_between(
         self: &Arc<Self>,
         players: &[Player; 2],
-        variant: Variant,
+        variant: GameVariant,
         clock: Option<ClockSpec>,
         rated: bool,
     ) -> Result<String, ApiError> {
@@ -487,7 +489,7 @@ impl Registry {
             let name = player.account.as_ref().map(|a| a.name.clone());
             seats[crate::live::side(player.color)] = Seat::human(name, Some(player.token_hash.clone()));
         }
-        let mut game = LiveGame::new(id.clone(), Position::start(variant), seats, clock, false, now);
+        let mut game = LiveGame::new(id.clone(), AnyGame::new(variant), seats, clock, false, now);
         game.accounts.rated = rated && players.iter().all(|p| p.account.is_some());
         for player in players {
             let shown = self.shown_rating(player.account.as_ref(), variant, clock).await;

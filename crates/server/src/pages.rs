@@ -6,11 +6,11 @@
 use std::fmt::Write as _;
 use std::sync::Arc;
 
+use crate::variant::GameVariant;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use checkers_rules::Variant;
 use serde::Deserialize;
 
 use crate::api::{account_named, storage};
@@ -107,8 +107,8 @@ async fn profile_body(registry: &Registry, name: &str) -> Result<(String, String
     }
     body.push_str("</tr></thead>\n<tbody>\n");
     let now = now_ms();
-    for variant in Variant::ALL {
-        let _ = write!(body, "<tr><th scope=\"row\">{}</th>", capitalised(variant.name()));
+    for variant in GameVariant::ALL {
+        let _ = write!(body, "<tr><th scope=\"row\">{}</th>", variant.title());
         for speed in SpeedClass::ALL {
             let found = ratings.iter().find(|(v, s, _)| v == variant.name() && s == speed.name());
             let cell = match found {
@@ -253,20 +253,15 @@ pub async fn leaderboard(
 ) -> Response {
     let body = async {
         let variant = match query.ok().and_then(|Query(q)| q.variant) {
-            None => Variant::English,
-            Some(name) => {
-                name.parse().map_err(|_| ApiError::bad_request("The variant is english or russian."))?
-            }
+            None => GameVariant::ENGLISH,
+            Some(name) => name.parse().map_err(|e: crate::variant::UnknownVariant| {
+                ApiError::bad_request(format!("No leaderboard: {e}."))
+            })?,
         };
-        let mut body =
-            format!("<h1>Leaderboard: {}</h1>\n<nav class=\"variants\">", capitalised(variant.name()));
-        for other in Variant::ALL {
-            let _ = write!(
-                body,
-                " <a href=\"/leaderboard?variant={0}\">{1}</a>",
-                other.name(),
-                capitalised(other.name())
-            );
+        let mut body = format!("<h1>Leaderboard: {}</h1>\n<nav class=\"variants\">", variant.title());
+        for other in GameVariant::ALL {
+            let _ =
+                write!(body, " <a href=\"/leaderboard?variant={0}\">{1}</a>", other.name(), other.title());
         }
         body.push_str("</nav>\n<p>Players whose rating is settled (RD 110 or under).</p>\n");
         for speed in SpeedClass::ALL {
@@ -294,7 +289,7 @@ pub async fn leaderboard(
             }
             body.push_str("</tbody>\n</table>\n");
         }
-        Ok::<_, ApiError>((format!("Leaderboard: {}", capitalised(variant.name())), body))
+        Ok::<_, ApiError>((format!("Leaderboard: {}", variant.title()), body))
     };
     match body.await {
         Ok((title, body)) => page(StatusCode::OK, &title, &body),

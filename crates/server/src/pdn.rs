@@ -5,6 +5,7 @@
 use checkers_rules::{Move, PdnGame, PdnResult, Position, SquareNotation, Variant};
 
 use crate::live::{LiveGame, PlayerKind, Seat};
+use crate::rules::GameRecord;
 
 /// `YYYY.MM.DD` of a time in milliseconds since the Unix epoch (UTC).
 pub fn pdn_date(ms: i64) -> String {
@@ -58,15 +59,9 @@ fn player_name(seat: &Seat) -> String {
 }
 
 /// The game as a PDN record (tags, moves, result), written out by the rules crate's PDN
-/// writer, so it reads back with the same reader as every other record of ours.
-pub fn game_record(game: &LiveGame) -> PdnGame {
-    let mut record = PdnGame::from_position(game.game.start());
-    for mv in game.game.moves() {
-        // Every stored move was refereed by the same rules, so none can be refused here.
-        if record.push(*mv).is_err() {
-            break;
-        }
-    }
+/// writer of its variant, so it reads back with the same reader as every other record of ours.
+pub fn game_record(game: &LiveGame) -> GameRecord {
+    let mut record = game.game.record();
     let tags = [
         ("Event", "Checkers Online".to_string()),
         ("Site", format!("game {}", game.id)),
@@ -75,18 +70,17 @@ pub fn game_record(game: &LiveGame) -> PdnGame {
         ("Black", player_name(&game.seats[1])),
     ];
     for (name, value) in tags {
-        let _ = record.set_tag(name, &value);
+        record.set_tag(name, &value);
     }
     if let Some(clock) = game.clock {
-        let _ =
-            record.set_tag("TimeControl", &format!("{}+{}", clock.base_ms / 1000, clock.increment_ms / 1000));
+        record.set_tag("TimeControl", &format!("{}+{}", clock.base_ms / 1000, clock.increment_ms / 1000));
     }
-    if let Some(outcome) = game.outcome() {
-        let _ = record.set_tag("Termination", &outcome.to_string());
+    if let Some(end) = game.outcome() {
+        record.set_tag("Termination", &end.message);
     }
     record.set_result(match (game.aborted, game.outcome()) {
         (true, _) | (false, None) => PdnResult::Unknown,
-        (false, Some(outcome)) => outcome.winner().map_or(PdnResult::Draw, PdnResult::Win),
+        (false, Some(end)) => end.winner.map_or(PdnResult::Draw, PdnResult::Win),
     });
     record
 }

@@ -7,19 +7,17 @@
 //! its fields in the order declared here; every other message and body goes through a
 //! `serde_json::Value`, whose map keeps its keys in alphabetical order.
 
-use checkers_rules::{Color, Square, Variant};
+use checkers_rules::Color;
 use serde::de::{DeserializeOwned, IntoDeserializer};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
 use crate::error::{ApiError, ErrorCode};
-use crate::live::{
-    color_name, reason_code, result_text, side, ClockSpec, LiveGame, PlayerKind, Seat, Status, ABANDONED,
-    ABORTED,
-};
-use crate::pdn::move_text;
+use crate::live::{color_name, side, ClockSpec, LiveGame, PlayerKind, Seat, Status, ABANDONED, ABORTED};
+use crate::rules::MoveInfo;
 use crate::store::BeforeAfter;
 use crate::store::GameSummary;
+use crate::variant::{GameVariant, UnknownVariant};
 
 /// Largest client message the protocol accepts, in bytes (larger ones get an error reply;
 /// frames past the transport's own bound close the connection).
@@ -266,10 +264,10 @@ impl Choices for TakebackAction {
     }
 }
 
-/// A variant as the rules name it (`english`, `russian` and the rules' other names for them,
-/// in any case).
+/// A variant by its name (`english`, `russian`, `international`, ... and the rules' other names
+/// for English, in any case).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct VariantName(pub Variant);
+pub struct VariantName(pub GameVariant);
 
 impl<'de> Deserialize<'de> for VariantName {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<VariantName, D::Error> {
@@ -280,7 +278,7 @@ impl<'de> Deserialize<'de> for VariantName {
 
 impl Choices for VariantName {
     fn refusal(name: &str) -> String {
-        checkers_rules::VariantError(name.to_string()).to_string()
+        UnknownVariant(name.to_string()).to_string()
     }
 }
 
@@ -549,45 +547,39 @@ struct RematchOffers {
     black: bool,
 }
 
-fn numbers(squares: &[Square]) -> Vec<u32> {
-    squares.iter().map(|s| s.number()).collect()
+impl LegalMove {
+    fn of(info: MoveInfo) -> LegalMove {
+        LegalMove {
+            text: info.text,
+            from: info.from,
+            to: info.to,
+            route: info.route,
+            captured: info.captured,
+        }
+    }
 }
 
 impl<'a> GameState<'a> {
     /// The state of `game` at `now_ms` (the running clock counted down to then).
     pub fn of(game: &'a LiveGame, now_ms: i64) -> GameState<'a> {
-        let position = game.position();
         let legal = if game.status == Status::Playing {
-            let moves = position.legal_moves();
-            moves
-                .iter()
-                .map(|m| LegalMove {
-                    text: move_text(&position, m),
-                    from: m.from().number(),
-                    to: m.to().number(),
-                    route: numbers(&m.route(&position)),
-                    captured: numbers(&m.captured().squares()),
-                })
-                .collect()
+            game.game.legal().into_iter().map(LegalMove::of).collect()
         } else {
             Vec::new()
         };
-        let last_move = match (game.game.moves().last(), game.game.positions().iter().rev().nth(1)) {
-            (Some(mv), Some(before)) => Some(LastMove {
-                text: move_text(before, mv),
-                route: numbers(&mv.route(before)),
-                captured: numbers(&mv.captured().squares()),
-                book: game.played_from_book(before),
-            }),
-            _ => None,
-        };
+        let last_move = game.game.last_move().map(|info| LastMove {
+            text: info.text,
+            route: info.route,
+            captured: info.captured,
+            book: game.played_from_book(game.game.plies() - 1),
+        });
         let clocks = game.clocks_at(now_ms);
         let clock = game.clock.map(|spec| ClockState {
             base_ms: spec.base_ms,
             increment_ms: spec.increment_ms,
             white_ms: clocks[0],
             black_ms: clocks[1],
-            running: game.turn_started_ms.map(|_| color_name(position.turn())),
+            running: game.turn_started_ms.map(|_| color_name(game.turn())),
         });
         let player = |color: Color| {
             let seat = &game.seats[side(color)];
@@ -615,31 +607,27 @@ impl<'a> GameState<'a> {
             };
             (Some("*"), Some(ABORTED), Some(message.to_string()), None)
         } else if let (Some(left), Some(o)) = (game.abandoned_by, game.outcome()) {
-            let message = match o.winner() {
+            let message = match o.winner {
                 Some(winner) => format!("{} wins: {} left the game", winner.name(), left.name()),
                 None => format!("Draw: {} left the game", left.name()),
             };
-            let result = result_text(position.variant(), Some(o));
-            (Some(result), Some(ABANDONED), Some(message), o.winner().map(color_name))
+            (Some(game.game.result_text()), Some(ABANDONED), Some(message), o.winner.map(color_name))
         } else {
             match game.outcome() {
-                Some(o) => (
-                    Some(result_text(position.variant(), Some(o))),
-                    Some(reason_code(&o)),
-                    Some(o.to_string()),
-                    o.winner().map(color_name),
-                ),
+                Some(o) => {
+                    (Some(game.game.result_text()), Some(o.reason), Some(o.message), o.winner.map(color_name))
+                }
                 None => (None, None, None, None),
             }
         };
         GameState {
             id: &game.id,
-            variant: position.variant().name(),
+            variant: game.game.variant().name(),
             status: game.status.as_str(),
             listed: game.listed,
-            start_fen: game.game.start().to_fen(),
-            fen: position.to_fen(),
-            turn: color_name(position.turn()),
+            start_fen: game.game.start_fen(),
+            fen: game.game.fen(),
+            turn: color_name(game.turn()),
             ply: game.ply(),
             moves: &game.pdn_moves,
             last_move,

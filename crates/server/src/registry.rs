@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 use std::time::Duration;
 
-use checkers_rules::{Color, Game, Position, Variant};
+use checkers_rules::Color;
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
 
 use crate::actor::{Actor, Command, GameHandle, JoinRequest, Reply, SiteRule};
@@ -28,8 +28,10 @@ use crate::presence::{Presence, SeatPresence};
 use crate::protocol::{DrawAction, Listing, LobbyEntry};
 use crate::rated::{seat_account, speed_of, Account};
 use crate::review::{Reviewed, Reviews};
+use crate::rules::AnyGame;
 use crate::store::{now_ms, GameSummary, ListCursor, Store, StoreError};
 use crate::token::{hash_token, new_game_id, new_invite_secret, new_seat_token};
+use crate::variant::GameVariant;
 
 /// Who the opponent of a new game is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,7 +48,7 @@ pub enum Opponent {
 /// What a player asks for when creating a game.
 #[derive(Clone, Debug)]
 pub struct NewGame {
-    pub variant: Variant,
+    pub variant: GameVariant,
     pub opponent: Opponent,
     /// The creator's colour; `None` for a random one.
     pub color: Option<Color>,
@@ -357,7 +359,7 @@ impl Registry {
         let listed = request.opponent == Opponent::Open;
         let id = new_game_id();
         let mut game =
-            LiveGame::new(id.clone(), Position::start(request.variant), seats, request.clock, listed, now);
+            LiveGame::new(id.clone(), AnyGame::new(request.variant), seats, request.clock, listed, now);
         let invite = (request.opponent == Opponent::Friend).then(new_invite_secret);
         game.invite_hash = invite.as_deref().map(hash_token);
         game.accounts.rated = request.rated;
@@ -388,7 +390,7 @@ impl Registry {
     pub(crate) async fn shown_rating(
         &self,
         account: Option<&Account>,
-        variant: Variant,
+        variant: GameVariant,
         clock: Option<ClockSpec>,
     ) -> Option<crate::rating::Rating> {
         let (account, speed) = (account?, speed_of(clock)?);
@@ -543,7 +545,7 @@ impl Registry {
     /// The game as PDN.
     pub async fn pdn(self: &Arc<Self>, id: &str) -> Result<String, ApiError> {
         let (reply, rx) = oneshot::channel();
-        Ok(crate::pdn::pdn_text(&self.send(id, Command::Pdn { reply }, rx).await?))
+        Ok(self.send(id, Command::Pdn { reply }, rx).await?.text())
     }
 
     /// A finished game as PDN with the engine's review as a comment after each move. `client`
@@ -555,7 +557,7 @@ impl Registry {
         for (i, comment) in review.comments.iter().enumerate() {
             record.set_comment(i, comment);
         }
-        Ok(crate::pdn::pdn_text(&record))
+        Ok(record.text())
     }
 
     /// The engine's review of a finished game, as JSON (see `docs/protocol.md`).
@@ -580,7 +582,7 @@ impl Registry {
 
     /// A finished game's record, for the engine to look at. Refused with `refusal` while the
     /// game is on: a player could otherwise ask the engine mid-game.
-    async fn finished_record(self: &Arc<Self>, id: &str, refusal: &str) -> Result<Game, ApiError> {
+    async fn finished_record(self: &Arc<Self>, id: &str, refusal: &str) -> Result<AnyGame, ApiError> {
         let (reply, rx) = oneshot::channel();
         let (game, over) = self.send(id, Command::Record { reply }, rx).await?;
         if !over {

@@ -10,15 +10,16 @@ use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 
 use checkers_engine::review::{score_text, tally, MoveReview};
-use checkers_rules::{Color, Game, Position, Variant};
+use checkers_rules::Color;
 use tokio::sync::{MutexGuard, Semaphore, SemaphorePermit};
 
 use crate::computer::ComputerPool;
 use crate::error::{ApiError, ErrorCode};
 use crate::limits::{Shares, REVIEWS_PER_CLIENT};
-use crate::pdn::{customary, line_text, move_text, notation};
 use crate::protocol::{to_text, BestLine, LinesBody, ReviewBody, ReviewedMove, SideReview};
 use crate::registry::lock;
+use crate::rules::{AnyGame, AnyMove};
+use crate::variant::GameVariant;
 
 /// Nodes the engine searches in each position of a reviewed game (about 0.02 s).
 const REVIEW_NODES: u64 = 200_000;
@@ -45,20 +46,28 @@ impl Reviewed {
     /// step through the game), the score after it for the side that played it, the verdict,
     /// the engine's move and what it kept, and the comment; and per side the count of
     /// mistakes and blunders and the average loss.
-    fn new(id: &str, game: &Game, reviews: &[MoveReview]) -> Reviewed {
-        let pairs = || reviews.iter().zip(game.positions().windows(2));
-        let comments: Vec<String> = pairs().map(|(review, pair)| comment(review, &pair[0])).collect();
-        let moves = pairs()
+    fn new(id: &str, game: &AnyGame, reviews: &[MoveReview<AnyMove>]) -> Reviewed {
+        let text_of =
+            |ply: usize, mv: &AnyMove| game.describe(ply, mv).map(|info| info.text).unwrap_or_default();
+        // The engine's move in each comment, written as the variant writes moves.
+        let comments: Vec<String> = reviews
+            .iter()
+            .enumerate()
+            .map(|(ply, review)| review.comment_with(&text_of(ply, &review.best)))
+            .collect();
+        let moves = reviews
+            .iter()
             .zip(&comments)
-            .map(|((review, pair), comment)| {
-                let (before, after) = (&pair[0], &pair[1]);
+            .enumerate()
+            .map(|(ply, (review, comment))| {
+                let played = game.describe(ply, &review.played);
                 ReviewedMove {
-                    text: move_text(before, &review.played),
-                    route: review.played.route(before).iter().map(|sq| sq.number()).collect(),
-                    fen: after.to_fen(),
+                    text: played.as_ref().map(|info| info.text.clone()).unwrap_or_default(),
+                    route: played.map(|info| info.route).unwrap_or_default(),
+                    fen: game.fen_at(ply + 1).unwrap_or_default(),
                     score: score_text(review.score),
                     verdict: review.verdict.into(),
-                    best: move_text(before, &review.best),
+                    best: text_of(ply, &review.best),
                     best_score: score_text(review.best_score),
                     comment: comment.clone(),
                 }
@@ -81,15 +90,6 @@ impl Reviewed {
         };
         Reviewed { json: Arc::from(to_text(&body)), comments }
     }
-}
-
-/// A reviewed move's comment (`-1.40, a blunder: 15-18 kept +0.32`), the engine's move in it
-/// written as the variant writes moves (the engine writes captures with `x`).
-fn comment(review: &MoveReview, before: &Position) -> String {
-    let variant = before.variant();
-    let text = review.comment(before, notation(variant));
-    let written = review.best.to_pdn(before, notation(variant));
-    text.replace(&written, &customary(variant, written.clone()))
 }
 
 /// Reviews run one at a time, in the order asked, with a bounded number waiting, and at most
@@ -177,7 +177,7 @@ pub struct Reviews {
     /// The engine's lines in finished games' positions, by id and ply.
     lines: Mutex<HashMap<(String, usize), Arc<str>>>,
     /// The analysis board's positions by variant and FEN.
-    analyses: Mutex<HashMap<(Variant, String), Arc<str>>>,
+    analyses: Mutex<HashMap<(GameVariant, String), Arc<str>>>,
     queue: ReviewQueue,
 }
 
@@ -203,7 +203,7 @@ impl Reviews {
         &self,
         id: &str,
         client: IpAddr,
-        record: impl Future<Output = Result<Game, ApiError>>,
+        record: impl Future<Output = Result<AnyGame, ApiError>>,
     ) -> Result<Arc<Reviewed>, ApiError> {
         if let Some(known) = lock(&self.reviews).get(id) {
             return Ok(known.clone());
@@ -231,28 +231,26 @@ impl Reviews {
         id: &str,
         ply: usize,
         client: IpAddr,
-        record: impl Future<Output = Result<Game, ApiError>>,
+        record: impl Future<Output = Result<AnyGame, ApiError>>,
     ) -> Result<Arc<str>, ApiError> {
         let key = (id.to_string(), ply);
         if let Some(known) = lock(&self.lines).get(&key) {
             return Ok(known.clone());
         }
         let game = record.await?;
-        let mut positions = game.positions().to_vec();
-        if ply >= positions.len() {
-            let moves = positions.len() - 1;
+        if ply > game.plies() {
+            let moves = game.plies();
             let refusal = format!("the game has {moves} moves: ply must be 0 to {moves}");
             return Err(ApiError::new(ErrorCode::BadPly, refusal));
         }
-        let position = positions[ply];
-        positions.truncate(ply);
+        let position = game.truncated(ply);
         let _turn = self.queue.enter(client).await?;
         if let Some(known) = lock(&self.lines).get(&key) {
             return Ok(known.clone()); // made while this request waited
         }
-        let (depth, lines) = self.best_lines(position, positions).await?;
-        let body =
-            LinesBody { game: id.to_string(), ply, fen: position.to_fen(), nodes: LINES_NODES, depth, lines };
+        let fen = position.fen();
+        let (depth, lines) = self.best_lines(position).await?;
+        let body = LinesBody { game: id.to_string(), ply, fen, nodes: LINES_NODES, depth, lines };
         let text: Arc<str> = Arc::from(to_text(&body));
         keep(&self.lines, LINES_KEPT, key, text.clone());
         Ok(text)
@@ -260,29 +258,25 @@ impl Reviews {
 }
 
 impl Reviews {
-    /// The engine's best lines in `position` (reached through `history`), and the depth they
-    /// come from. The caller holds its turn in the queue.
-    async fn best_lines(
-        &self,
-        position: Position,
-        history: Vec<Position>,
-    ) -> Result<(u32, Vec<BestLine>), ApiError> {
+    /// The engine's best lines in `game`'s position now (reached through its moves), and the
+    /// depth they come from. The caller holds its turn in the queue.
+    async fn best_lines(&self, game: AnyGame) -> Result<(u32, Vec<BestLine>), ApiError> {
         let infos = self
             .computer
-            .lines(position, history, LINES_NODES, LINES_SHOWN)
+            .lines(game.clone(), LINES_NODES, LINES_SHOWN)
             .await
             .ok_or_else(ApiError::engine_unavailable)?;
+        let ply = game.plies();
         let lines = infos
             .iter()
-            .map(|info| BestLine {
-                first: info.pv.first().map(|m| move_text(&position, m)),
-                route: info
-                    .pv
-                    .first()
-                    .map(|m| m.route(&position).iter().map(|sq| sq.number()).collect())
-                    .unwrap_or_default(),
-                score: score_text(info.score),
-                line: line_text(&position, &info.pv),
+            .map(|info| {
+                let first = info.pv.first().and_then(|m| game.describe(ply, m));
+                BestLine {
+                    first: first.as_ref().map(|m| m.text.clone()),
+                    route: first.map(|m| m.route).unwrap_or_default(),
+                    score: score_text(info.score),
+                    line: game.line_text(ply, &info.pv),
+                }
             })
             .collect();
         Ok((infos.first().map_or(0, |i| i.depth), lines))
@@ -291,8 +285,8 @@ impl Reviews {
     /// The analysis board's answer for a position anyone gives (see [`crate::analysis`]):
     /// its legal moves and the engine's lines, kept once made; `client` asks, as for a
     /// review.
-    pub async fn analyse(&self, position: Position, client: IpAddr) -> Result<Arc<str>, ApiError> {
-        let key = (position.variant(), position.to_fen());
+    pub async fn analyse(&self, position: AnyGame, client: IpAddr) -> Result<Arc<str>, ApiError> {
+        let key = (position.variant(), position.fen());
         if let Some(known) = lock(&self.analyses).get(&key) {
             return Ok(known.clone());
         }
@@ -300,7 +294,7 @@ impl Reviews {
         if let Some(known) = lock(&self.analyses).get(&key) {
             return Ok(known.clone()); // made while this request waited
         }
-        let (depth, lines) = self.best_lines(position, Vec::new()).await?;
+        let (depth, lines) = self.best_lines(position.clone()).await?;
         let body = crate::analysis::AnalysisBody::new(&position, LINES_NODES, depth, lines);
         let text: Arc<str> = Arc::from(to_text(&body));
         keep(&self.analyses, LINES_KEPT, key, text.clone());

@@ -23,7 +23,7 @@ use std::borrow::Cow;
 use std::net::IpAddr;
 use std::time::Duration;
 
-use checkers_rules::{Color, Position, Variant};
+use checkers_rules::Color;
 use futures_util::future::BoxFuture;
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::error::BoxDynError;
@@ -34,9 +34,11 @@ use tokio::sync::{mpsc, oneshot};
 
 use crate::database_url::{normalise_url, redact, scrub};
 use crate::live::{
-    color_name, parse_color, reason_code, result_text, side, ClockSpec, LiveGame, MoveRecord, PlayerKind,
-    Seat, Status, ABANDONED, ABORTED,
+    color_name, parse_color, side, ClockSpec, LiveGame, MoveRecord, PlayerKind, Seat, Status, ABANDONED,
+    ABORTED,
 };
+use crate::rules::{AnyGame, Declared};
+use crate::variant::GameVariant;
 
 pub use accounts::{is_unique_violation, SessionRow, StoredAccount};
 pub use lists::{GameSummary, ListCursor, WaitingGame};
@@ -451,7 +453,7 @@ impl GameRow {
         GameRow {
             id: game.id.clone(),
             variant: game.game.variant().name(),
-            start_fen: game.game.start().to_fen(),
+            start_fen: game.game.start_fen(),
             clock: game.clock,
             rematch_of: game.rematch_of.clone(),
             created_ms: game.created_ms,
@@ -721,10 +723,10 @@ fn result_of(game: &LiveGame) -> Option<String> {
     if game.aborted {
         return Some("*".to_string());
     }
-    game.outcome().map(|o| result_text(game.game.variant(), Some(o)).to_string())
+    game.outcome().map(|_| game.game.result_text().to_string())
 }
 fn winner_of(game: &LiveGame) -> Option<String> {
-    game.outcome().and_then(|o| o.winner()).map(|c| color_name(c).to_string())
+    game.outcome().and_then(|o| o.winner).map(|c| color_name(c).to_string())
 }
 fn reason_of(game: &LiveGame) -> Option<String> {
     if game.aborted {
@@ -733,7 +735,7 @@ fn reason_of(game: &LiveGame) -> Option<String> {
     if game.abandoned_by.is_some() && game.outcome().is_some() {
         return Some(ABANDONED.to_string());
     }
-    game.outcome().map(|o| reason_code(&o).to_string())
+    game.outcome().map(|o| o.reason.to_string())
 }
 
 /// Milliseconds since the Unix epoch.
@@ -745,9 +747,8 @@ pub fn now_ms() -> i64 {
 }
 
 fn build_game(id: &str, row: &AnyRow, seats: &[AnyRow], moves: &[MoveRecord]) -> Result<LiveGame, String> {
-    let variant: Variant = column::<String>(row, "variant")?.parse().map_err(|e| format!("{e}"))?;
-    let start =
-        Position::from_fen(variant, &column::<String>(row, "start_fen")?).map_err(|e| e.to_string())?;
+    let variant: GameVariant = column::<String>(row, "variant")?.parse().map_err(|e| format!("{e}"))?;
+    let start = AnyGame::from_fen(variant, &column::<String>(row, "start_fen")?)?;
     let clock = match (column(row, "clock_base_ms")?, column(row, "clock_increment_ms")?) {
         (Some(base_ms), Some(increment_ms)) => Some(ClockSpec { base_ms, increment_ms }),
         _ => None,
@@ -791,20 +792,17 @@ fn build_game(id: &str, row: &AnyRow, seats: &[AnyRow], moves: &[MoveRecord]) ->
         // Declared outcomes are not found on the board: apply the stored one.
         let loser =
             column::<Option<String>>(row, "winner")?.as_deref().and_then(parse_color).map(|c| c.opponent());
-        match (column::<Option<String>>(row, "reason")?.as_deref(), loser) {
-            (Some("resignation"), Some(l)) => {
-                let _ = game.game.resign(l);
+        let declared = match (column::<Option<String>>(row, "reason")?.as_deref(), loser) {
+            (Some("resignation"), Some(l)) | (Some(ABANDONED), Some(l)) => Some(Declared::Resignation(l)),
+            (Some("time"), Some(l)) => Some(Declared::Time(l)),
+            (Some("agreement"), _) | (Some(ABANDONED), None) => Some(Declared::Draw),
+            _ => None,
+        };
+        match declared {
+            Some(declared) => {
+                game.game.declare(declared);
             }
-            (Some("time"), Some(l)) => {
-                let _ = game.game.lose_on_time(l);
-            }
-            (Some("agreement"), _) | (Some(ABANDONED), None) => {
-                let _ = game.game.agree_draw();
-            }
-            (Some(ABANDONED), Some(l)) => {
-                let _ = game.game.resign(l);
-            }
-            _ => game.aborted = true,
+            None => game.aborted = true,
         }
     }
     Ok(game)

@@ -317,7 +317,7 @@ async fn dispatch(
         ClientMessage::Create { variant, opponent, level, color, clock, name, rated } => {
             // Checked in this order, so a request with several faults hears of the first.
             let variant = match variant {
-                None => checkers_rules::Variant::English,
+                None => crate::variant::GameVariant::ENGLISH,
                 Some(name) => name.known()?.0,
             };
             let opponent = match opponent.known()? {
@@ -374,7 +374,7 @@ async fn dispatch(
         }
         ClientMessage::Seek { variant, clock, rated } => {
             let variant =
-                variant.map(|v| v.known()).transpose()?.map_or(checkers_rules::Variant::English, |v| v.0);
+                variant.map(|v| v.known()).transpose()?.map_or(crate::variant::GameVariant::ENGLISH, |v| v.0);
             caller.member.seek(registry, variant, &clock, rated).await?;
             let seeking = serde_json::json!({"t": "seeking", "re": re, "variant": variant.name(), "clock": clock, "rated": rated});
             Ok(vec![seeking.to_string()])
@@ -385,7 +385,7 @@ async fn dispatch(
         }
         ClientMessage::Challenge { name, variant, color, clock, rated } => {
             let variant =
-                variant.map(|v| v.known()).transpose()?.map_or(checkers_rules::Variant::English, |v| v.0);
+                variant.map(|v| v.known()).transpose()?.map_or(crate::variant::GameVariant::ENGLISH, |v| v.0);
             let color = color.map(|c| c.known()).transpose()?.and_then(|c| c.color());
             let clock = clock_spec(clock)?;
             let id = caller.member.challenge(registry, &name, variant, clock, color, rated).await?;

@@ -6,10 +6,11 @@
 //! moves are animated except with reduced motion, the sound switch is kept, the analysis board
 //! plays a pasted game on with the engine's arrows, and axe-core finds no serious or critical
 //! violation on the lobby, the game page, a missing game's page and the analysis board.
-//! rated.mjs: accounts, a rated pool, challenges, takebacks and aborts (see its test). Needs
-//! node, /usr/bin/chromium and web/e2e/node_modules (playwright-core and axe-core;
-//! scripts/setup-test-deps.sh installs them); skipped without them, except on CI (CI=true),
-//! where that is a failure.
+//! rated.mjs: accounts, a rated pool, challenges, takebacks and aborts (see its test).
+//! variants.mjs: every variant in the forms, 10x10 and Turkish games played by clicking, the
+//! analysis board's start positions (see its test). Needs node, /usr/bin/chromium and
+//! web/e2e/node_modules (playwright-core and axe-core; scripts/setup-test-deps.sh installs
+//! them); skipped without them, except on CI (CI=true), where that is a failure.
 
 mod common;
 
@@ -68,4 +69,14 @@ fn accounts_pair_play_a_rated_game_and_answer_challenges_in_the_browser() {
 #[test]
 fn keyboard_drag_and_drop_premove_the_analysis_board_and_axe_core_find_no_serious_violation() {
     run_script("access.mjs", 3);
+}
+
+/// variants.mjs: every variant offered by its title; games against the computer in
+/// International draughts (a 10x10 board of 50 numbered squares, screenshot in
+/// artifacts/e2e-international.png) and Turkish draughts (all 64 squares, moves along ranks and
+/// files) played by clicking; the analysis board's start positions on 10x10, 12x12, Italian's
+/// mirrored board and Turkish's; axe-core on the 10x10 game.
+#[test]
+fn every_variant_is_offered_and_10x10_and_turkish_games_are_played_by_clicking() {
+    run_script("variants.mjs", 4);
 }

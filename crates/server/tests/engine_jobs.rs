@@ -346,6 +346,43 @@ async fn a_game_against_the_computer_is_played_by_external_workers() {
     drop(server);
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_worker_plays_the_computer_on_a_10x10_board() {
+    let Some(schema) = PgSchema::new().await else { return };
+    let server = ServerProcess::try_start_with(&schema.url, &["--engine-workers", "external"])
+        .unwrap_or_else(|why| panic!("{why}"));
+    let lookup = sqlx::PgPool::connect(&schema.url).await.unwrap();
+    let worker = start_worker(&schema.url, 1_500, 0);
+    let mut me = Client::connect(server.addr).await;
+    // International: White moves first; the human takes Black, so the worker opens.
+    let created = me
+        .request(json!({"t": "create", "opponent": "computer", "level": 2, "color": "black",
+                        "variant": "international"}))
+        .await;
+    let game = created["game"].as_str().expect("a game").to_string();
+    let token = created["token"].as_str().expect("a seat").to_string();
+    let mut state = me.state_at(1).await;
+    for _ in 0..4 {
+        if state["status"] != "playing" {
+            break;
+        }
+        let ply = state["ply"].as_u64().unwrap();
+        let (status, holder, _, result) = job_row(&lookup, &game, ply as i64 - 1).await.expect("its job");
+        assert_eq!(status, "done");
+        assert!(is_held_by(&holder, &worker), "{holder:?}");
+        assert_eq!(result.as_deref(), state["moves"][ply as usize - 1].as_str(), "the worker's move");
+        let reply = me.request(move_message(&game, &token, &first_legal(&state), ply)).await;
+        assert_eq!(reply["t"], "ok", "{reply}");
+        state = me.state_where(|g| g["ply"].as_u64() >= Some(ply + 2) || g["status"] == "finished").await;
+    }
+    assert_eq!(state["variant"], "international");
+    assert!(state["ply"].as_u64() >= Some(9) || state["status"] == "finished", "{state}");
+    me.close().await;
+    lookup.close().await;
+    drop(worker);
+    drop(server);
+}
+
 #[test]
 fn external_workers_are_refused_on_sqlite() {
     let dir = tempfile::tempdir().unwrap();

@@ -45,7 +45,8 @@ pub enum BoardDrawReason {
 /// How a game of the International family ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BoardOutcome {
-    /// Only [`WinReason::NoLegalMove`] and [`WinReason::Resignation`] arise here.
+    /// [`WinReason::NoLegalMove`] on the board; [`WinReason::Resignation`] and
+    /// [`WinReason::Time`] declared.
     Win {
         winner: Color,
         reason: WinReason,
@@ -238,6 +239,11 @@ impl<V: RuleSet> BoardGame<V> {
     /// `color` resigns.
     pub fn resign(&mut self, color: Color) -> Result<(), BoardGameError> {
         self.declare(BoardOutcome::Win { winner: color.opponent(), reason: WinReason::Resignation })
+    }
+
+    /// `color` ran out of time (a game on a clock).
+    pub fn lose_on_time(&mut self, color: Color) -> Result<(), BoardGameError> {
+        self.declare(BoardOutcome::Win { winner: color.opponent(), reason: WinReason::Time })
     }
 
     /// The players agree a draw.

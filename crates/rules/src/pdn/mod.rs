@@ -40,4 +40,5 @@ pub use board_writer::write_board_pdn;
 pub use error::{PdnError, PdnErrorKind, PdnTagError};
 pub use game::{pdn_date, PdnGame, PdnResult, ResultStyle};
 pub use reader::{read_pdn, read_pdn_each, read_pdn_game};
+pub use squares::{names_allowed, names_to_numbers, numbers_to_names};
 pub use writer::{write_pdn, write_pdn_with};

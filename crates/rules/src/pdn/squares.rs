@@ -3,19 +3,20 @@
 //! board reader turns names into numbers before the library's parsers see the text, and the
 //! writer turns numbers into names when asked. On a board whose squares are only named
 //! (Turkish) the text is the library's own; on 10x10 and 12x12 squares are only numbers.
-//! FEN also loses lidraughts' extra fields here.
+//! FEN also loses lidraughts' extra fields here. The three conversions are public: the online
+//! game reads and writes its players' moves on these boards with them.
 
 use crate::board::Geometry;
 
 /// Whether text for the board `G` may name squares `a1`-`h8` in place of their numbers.
-pub(super) fn names_allowed<G: Geometry>() -> bool {
+pub fn names_allowed<G: Geometry>() -> bool {
     G::SIDE == 8 && !G::ALGEBRAIC
 }
 
 /// `text` with every square name of the board `G` (`c3`: a file `a`-`h`, then one rank
 /// digit, not followed by another digit) replaced by the square's number. A name that is no
 /// playable square (`a2`) is left as it is, for the parser to refuse.
-pub(super) fn names_to_numbers<G: Geometry>(text: &str) -> String {
+pub fn names_to_numbers<G: Geometry>(text: &str) -> String {
     let chars: Vec<char> = text.chars().collect();
     let mut out = String::with_capacity(text.len());
     let mut i = 0;
@@ -39,7 +40,7 @@ pub(super) fn names_to_numbers<G: Geometry>(text: &str) -> String {
 
 /// `text` (FEN or move text with numbered squares) with every number that is a square of
 /// the board `G` replaced by its name.
-pub(super) fn numbers_to_names<G: Geometry>(text: &str) -> String {
+pub fn numbers_to_names<G: Geometry>(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut digits = String::new();
     let flush = |digits: &mut String, out: &mut String| {

@@ -145,7 +145,7 @@ impl LobbyWire {
 
     /// The entry of game `id`, if the variant and colour are ones this node knows.
     pub fn entry(&self, id: &str) -> Option<LobbyEntry> {
-        let variant: checkers_rules::Variant = self.variant.parse().ok()?;
+        let variant: crate::variant::GameVariant = self.variant.parse().ok()?;
         let color = parse_color(&self.creator_color)?;
         Some(LobbyEntry {
             id: id.to_string(),

@@ -21,7 +21,7 @@ use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use checkers_rules::{Color, Variant};
+use checkers_rules::Color;
 use serde::{Deserialize, Serialize};
 
 use super::bus::{Answer, Envelope, Notice, Request};
@@ -32,6 +32,7 @@ use crate::live::{color_name, parse_color, ClockSpec};
 use crate::pairing::{AccountId, PoolClock, PoolKey, Pools, SeekId, Seeker};
 use crate::rated::Account;
 use crate::registry::Registry;
+use crate::variant::GameVariant;
 
 /// A connection's seek as the other nodes see it.
 #[derive(Clone, Debug)]
@@ -92,7 +93,7 @@ pub struct Challenged {
     pub challenge: String,
     pub to: AccountId,
     pub from: String,
-    pub variant: Variant,
+    pub variant: GameVariant,
     pub clock: Option<ClockSpec>,
     pub rated: bool,
     pub color: Option<Color>,

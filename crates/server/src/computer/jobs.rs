@@ -11,12 +11,13 @@
 
 use std::time::{Duration, Instant};
 
-use checkers_rules::{Game, Position, Variant};
 use sqlx::any::AnyPoolOptions;
 use sqlx::{AnyPool, Row};
 
 use super::ComputerPool;
+use crate::rules::AnyGame;
 use crate::store::{now_ms, StoreError};
+use crate::variant::GameVariant;
 
 /// The `LISTEN`/`NOTIFY` channel on which finished jobs are announced.
 pub const CHANNEL: &str = "engine_jobs";
@@ -309,13 +310,12 @@ fn lease_ms(lease: Duration) -> i64 {
 }
 
 /// The game a job's moves make, or why they make none.
-pub fn job_game(job: &EngineJob) -> Result<Game, String> {
-    let variant: Variant = job.variant.parse().map_err(|_| format!("unknown variant {:?}", job.variant))?;
+pub fn job_game(job: &EngineJob) -> Result<AnyGame, String> {
+    let variant: GameVariant =
+        job.variant.parse().map_err(|_| format!("unknown variant {:?}", job.variant))?;
     let mut game = match &job.start_fen {
-        None => Game::new(variant),
-        Some(fen) => {
-            Game::from_position(Position::from_fen(variant, fen).map_err(|e| format!("{fen}: {e}"))?)
-        }
+        None => AnyGame::new(variant),
+        Some(fen) => AnyGame::from_fen(variant, fen).map_err(|e| format!("{fen}: {e}"))?,
     };
     for text in job.moves.split_whitespace() {
         game.play_text(text).map_err(|e| format!("move {text}: {e}"))?;
@@ -359,7 +359,6 @@ pub async fn work_one(
 /// it answers that the engine is unavailable.
 async fn do_job(pool: &ComputerPool, job: &EngineJob) -> Found {
     let Ok(game) = job_game(job) else { return Found::default() };
-    let position = game.position();
     let nodes = job.nodes.map(|n| n.max(1) as u64);
     let started = Instant::now();
     let result = match (job.kind, nodes) {
@@ -367,9 +366,10 @@ async fn do_job(pool: &ComputerPool, job: &EngineJob) -> Found {
             let level = u8::try_from(job.level.clamp(1, 9)).unwrap_or(1);
             let budget = job.budget_ms.map(|ms| Duration::from_millis(ms.max(1) as u64));
             let seed = job.game_id.bytes().fold(job.ply as u64, |h, b| h.rotate_left(5) ^ u64::from(b));
-            let thought = pool.think_for(&job.game_id, game, level, budget, seed).await;
+            let thought = pool.think_for(&job.game_id, game.clone(), level, budget, seed).await;
+            let ply = game.plies();
             return Found {
-                result: thought.choice.map(|c| crate::pdn::move_text(&position, &c.mv)),
+                result: thought.choice.as_ref().and_then(|c| game.describe(ply, &c.mv)).map(|info| info.text),
                 score: thought.choice.and_then(|c| c.score).map(|s| s.to_string()),
                 took_ms: i64::try_from(thought.took.as_millis()).unwrap_or(i64::MAX),
             };
@@ -378,10 +378,9 @@ async fn do_job(pool: &ComputerPool, job: &EngineJob) -> Found {
             pool.review(game.clone(), nodes).await.map(|reviews| super::results::review_text(&game, &reviews))
         }
         (JobKind::Lines, Some(nodes)) => {
-            let history = game.positions()[..game.moves().len()].to_vec();
             let count = job.lines.map_or(1, |n| n.clamp(1, 32) as usize);
-            let lines = pool.lines(position, history, nodes, count).await;
-            lines.map(|lines| super::results::lines_text(&position, &lines))
+            let lines = pool.lines(game.clone(), nodes, count).await;
+            lines.map(|lines| super::results::lines_text(&game, &lines))
         }
         (_, None) => None,
     };

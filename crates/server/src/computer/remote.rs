@@ -18,12 +18,12 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use checkers_engine::{Choice, Score};
-use checkers_rules::{Game, Position};
 use tokio::sync::Notify;
 
 use super::jobs::{EngineJob, Found, JobKind, JobQueue, Lookup, CHANNEL};
 use super::Thought;
 use crate::registry::lock;
+use crate::rules::AnyGame;
 use crate::store::{now_ms, StoreError};
 
 /// How often a node waiting for a worker's move looks for it when no `NOTIFY` came.
@@ -106,8 +106,8 @@ impl Remote {
 
     /// Puts `job` (a move of `game`) in the queue and waits for its result, however long it
     /// takes (no worker running: for ever).
-    pub(super) async fn think(&self, job: EngineJob, game: &Game) -> Thought {
-        thought(&game.position(), self.run(job).await)
+    pub(super) async fn think(&self, job: EngineJob, game: &AnyGame) -> Thought {
+        thought(game, self.run(job).await)
     }
 
     /// Puts `job` in the queue and waits for what a worker finds, however long it takes.
@@ -210,26 +210,21 @@ fn spawn_if_running(task: impl std::future::Future<Output = ()> + Send + 'static
 }
 
 /// A job of `kind` on `game`: its start and moves, as a worker rebuilds it.
-fn game_job(kind: JobKind, game: &Game) -> EngineJob {
-    let start = game.start();
-    let moves: Vec<String> = game
-        .moves()
-        .iter()
-        .zip(game.positions())
-        .map(|(mv, before)| crate::pdn::move_text(before, mv))
-        .collect();
+fn game_job(kind: JobKind, game: &AnyGame) -> EngineJob {
+    let start = game.start_fen();
+    let moves = game.move_texts();
     EngineJob {
         ply: moves.len() as i64,
         kind,
         variant: game.variant().to_string(),
-        start_fen: (start != Position::start(game.variant())).then(|| start.to_fen()),
+        start_fen: (start != AnyGame::new(game.variant()).start_fen()).then_some(start),
         moves: moves.join(" "),
         ..EngineJob::default()
     }
 }
 
 /// The job of finding the computer's move in game `game_id`.
-pub(super) fn move_job(game_id: &str, game: &Game, level: u8, budget: Option<Duration>) -> EngineJob {
+pub(super) fn move_job(game_id: &str, game: &AnyGame, level: u8, budget: Option<Duration>) -> EngineJob {
     EngineJob {
         game_id: game_id.to_string(),
         level: i64::from(level),
@@ -254,36 +249,24 @@ fn named(mut job: EngineJob) -> EngineJob {
 }
 
 /// The job of reviewing `game` at `nodes` a position.
-pub(super) fn review_job(game: &Game, nodes: u64) -> EngineJob {
+pub(super) fn review_job(game: &AnyGame, nodes: u64) -> EngineJob {
     named(EngineJob { nodes: Some(nodes as i64), ..game_job(JobKind::Review, game) })
 }
 
-/// The job of finding the `count` best lines in `position` reached through `history`, or
-/// `None` when no move leads from each position of `history` to the next (a worker rebuilds
-/// the positions from the first one and the moves).
-pub(super) fn lines_job(
-    position: &Position,
-    history: &[Position],
-    nodes: u64,
-    count: usize,
-) -> Option<EngineJob> {
-    let mut game = Game::from_position(*history.first().unwrap_or(position));
-    for next in history.iter().skip(1).chain(history.first().map(|_| position)) {
-        let before = game.position();
-        let mv = before.legal_moves().iter().copied().find(|mv| before.play_unchecked(mv) == *next)?;
-        game.play(mv).ok()?;
-    }
-    Some(named(EngineJob {
+/// The job of finding the `count` best lines in `game`'s position now (a worker rebuilds the
+/// positions from its start and moves).
+pub(super) fn lines_job(game: &AnyGame, nodes: u64, count: usize) -> EngineJob {
+    named(EngineJob {
         nodes: Some(nodes as i64),
         lines: Some(count as i64),
-        ..game_job(JobKind::Lines, &game)
-    }))
+        ..game_job(JobKind::Lines, game)
+    })
 }
 
-/// What a worker found, as the actor takes it: a move that does not parse as a legal move of
-/// `position` is no move (the actor then plays any legal one).
-fn thought(position: &Position, found: Found) -> Thought {
-    let mv = found.result.and_then(|text| position.parse_move(&text).ok());
+/// What a worker found, as the actor takes it: a move that does not read as a legal move of
+/// `game`'s position now is no move (the actor then plays any legal one).
+fn thought(game: &AnyGame, found: Found) -> Thought {
+    let mv = found.result.and_then(|text| game.read_move(&text).ok());
     let score = found.score.and_then(|text| text.parse::<Score>().ok());
     Thought {
         choice: mv.map(|mv| Choice { mv, score }),
@@ -338,42 +321,59 @@ async fn listen(url: String, waiters: Arc<Waiters>, queue: JobQueue) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::variant::GameVariant;
+    use checkers_rules::board::BoardVariant;
+    use checkers_rules::Variant;
+
+    fn game_of(variant: GameVariant, moves: &[&str]) -> AnyGame {
+        let mut game = AnyGame::new(variant);
+        for text in moves {
+            game.play_text(text).unwrap();
+        }
+        game
+    }
 
     #[test]
     fn a_job_carries_the_games_moves_in_the_protocols_notation() {
-        let mut game = Game::new(checkers_rules::Variant::Russian);
-        game.play_text("c3-d4").unwrap();
-        game.play_text("f6-e5").unwrap();
+        let mut game = game_of(GameVariant::Eight(Variant::Russian), &["c3-d4", "f6-e5"]);
         let job = move_job("g", &game, 3, Some(Duration::from_millis(1500)));
         assert_eq!((job.ply, job.variant.as_str(), job.moves.as_str()), (2, "russian", "c3-d4 f6-e5"));
         assert_eq!((job.level, job.budget_ms), (3, Some(1500)));
         let rebuilt = super::super::jobs::job_game(&job).unwrap();
-        assert_eq!(rebuilt.position(), game.position());
+        assert_eq!(rebuilt.fen(), game.fen());
         // A capture, written with `:` as Russian players do, reads back.
         game.play_text("d4:f6").unwrap();
         let job = move_job("g", &game, 3, None);
-        assert_eq!(super::super::jobs::job_game(&job).unwrap().position(), game.position());
+        assert_eq!(super::super::jobs::job_game(&job).unwrap().fen(), game.fen());
         assert_eq!(job.start_fen, None);
     }
 
     #[test]
+    fn a_board_variants_job_carries_its_moves_as_its_players_write_them() {
+        let game = game_of(GameVariant::Board(BoardVariant::Brazilian), &["c3-d4", "f6-e5"]);
+        let job = move_job("g", &game, 3, None);
+        assert_eq!((job.variant.as_str(), job.moves.as_str()), ("brazilian", "c3-d4 f6-e5"));
+        assert_eq!(super::super::jobs::job_game(&job).unwrap().fen(), game.fen());
+        let game = game_of(GameVariant::Board(BoardVariant::International), &["32-28", "19-23"]);
+        let job = move_job("g", &game, 3, None);
+        assert_eq!((job.variant.as_str(), job.moves.as_str()), ("international", "32-28 19-23"));
+        assert_eq!(super::super::jobs::job_game(&job).unwrap().moves(), game.moves());
+    }
+
+    #[test]
     fn a_game_from_another_start_carries_it() {
-        let mut game = Game::new(checkers_rules::Variant::English);
-        game.play_text("11-15").unwrap();
-        let mut later = Game::from_position(game.position());
+        let game = game_of(GameVariant::ENGLISH, &["11-15"]);
+        let mut later = AnyGame::from_fen(GameVariant::ENGLISH, &game.fen()).unwrap();
         later.play_text("23-19").unwrap();
         let job = move_job("g", &later, 1, None);
-        assert_eq!((job.start_fen, job.moves.as_str()), (Some(game.position().to_fen()), "23-19"));
+        assert_eq!((job.start_fen, job.moves.as_str()), (Some(game.fen()), "23-19"));
         let rebuilt = super::super::jobs::job_game(&move_job("g", &later, 1, None)).unwrap();
-        assert_eq!(rebuilt.positions(), later.positions());
+        assert_eq!((rebuilt.start_fen(), rebuilt.moves()), (later.start_fen(), later.moves()));
     }
 
     #[test]
     fn reviews_and_lines_are_named_by_what_they_ask() {
-        let mut game = Game::new(checkers_rules::Variant::English);
-        for text in ["11-15", "23-19", "8-11"] {
-            game.play_text(text).unwrap();
-        }
+        let game = game_of(GameVariant::ENGLISH, &["11-15", "23-19", "8-11"]);
         let review = review_job(&game, 1000);
         assert_eq!(
             (review.kind, review.nodes, review.moves.as_str()),
@@ -384,35 +384,34 @@ mod tests {
         assert_ne!(review_job(&game, 2000).game_id, review.game_id);
 
         // The lines of the position after two moves, reached through the first two positions.
-        let positions = game.positions();
-        let lines = lines_job(&positions[2], &positions[..2], 500, 3).expect("a line of moves");
+        let two = game.truncated(2);
+        let lines = lines_job(&two, 500, 3);
         assert_eq!((lines.kind, lines.moves.as_str(), lines.lines), (JobKind::Lines, "11-15 23-19", Some(3)));
         let rebuilt = super::super::jobs::job_game(&lines).unwrap();
-        assert_eq!(rebuilt.positions(), &positions[..3]);
+        assert_eq!(rebuilt.moves(), two.moves());
         // A position given alone (the analysis board's FEN) is the game's start.
-        let alone = lines_job(&positions[3], &[], 500, 3).unwrap();
-        assert_eq!((alone.start_fen, alone.moves.as_str()), (Some(positions[3].to_fen()), ""));
-        // Positions no move joins are searched on the node.
-        assert!(lines_job(&positions[3], &positions[..1], 500, 3).is_none());
+        let alone = AnyGame::from_fen(GameVariant::ENGLISH, &game.fen()).unwrap();
+        let alone = lines_job(&alone, 500, 3);
+        assert_eq!((alone.start_fen, alone.moves.as_str()), (Some(game.fen()), ""));
     }
 
     #[test]
     fn a_result_is_taken_only_as_a_legal_move() {
-        let position = Position::start(checkers_rules::Variant::English);
+        let game = AnyGame::new(GameVariant::ENGLISH);
         let found = |mv: &str, score: Option<&str>| Found {
             result: Some(mv.to_string()),
             score: score.map(str::to_string),
             took_ms: 42,
         };
-        let good = thought(&position, found("11-15", Some("35")));
+        let good = thought(&game, found("11-15", Some("35")));
         let choice = good.choice.expect("a legal move");
-        assert_eq!(crate::pdn::move_text(&position, &choice.mv), "11-15");
+        assert_eq!(game.describe(0, &choice.mv).unwrap().text, "11-15");
         assert_eq!(choice.score, Some(Score::hundredths(35)));
         assert_eq!(good.took, Duration::from_millis(42));
-        assert!(thought(&position, found("22-18", None)).choice.is_none(), "the other side's move");
-        assert!(thought(&position, found("rubbish", None)).choice.is_none());
-        let unscored = thought(&position, found("9-13", Some("not a score"))).choice.unwrap();
+        assert!(thought(&game, found("22-18", None)).choice.is_none(), "the other side's move");
+        assert!(thought(&game, found("rubbish", None)).choice.is_none());
+        let unscored = thought(&game, found("9-13", Some("not a score"))).choice.unwrap();
         assert_eq!(unscored.score, None);
-        assert!(thought(&position, Found::default()).choice.is_none(), "no move found");
+        assert!(thought(&game, Found::default()).choice.is_none(), "no move found");
     }
 }

@@ -7,18 +7,18 @@ use std::time::Duration;
 
 use checkers_engine::review::{loss, verdict_of, MoveReview};
 use checkers_engine::{Score, SearchInfo};
-use checkers_rules::{Game, Position};
 
-use crate::pdn::{line_text, move_text};
+use crate::rules::{AnyGame, AnyMove};
 
 /// A review of `game` as text: per move, the engine's choice, the score it keeps and the score
 /// after the move played (what the move itself and its verdict follow from).
-pub fn review_text(game: &Game, reviews: &[MoveReview]) -> String {
+pub fn review_text(game: &AnyGame, reviews: &[MoveReview<AnyMove>]) -> String {
     let rows: Vec<String> = reviews
         .iter()
-        .zip(game.positions())
-        .map(|(review, before)| {
-            format!("{}\t{}\t{}", move_text(before, &review.best), review.best_score, review.score)
+        .enumerate()
+        .map(|(ply, review)| {
+            let best = game.describe(ply, &review.best).map(|info| info.text).unwrap_or_default();
+            format!("{best}\t{}\t{}", review.best_score, review.score)
         })
         .collect();
     rows.join("\n")
@@ -26,29 +26,31 @@ pub fn review_text(game: &Game, reviews: &[MoveReview]) -> String {
 
 /// A review of `game` read back from [`review_text`]; its losses and verdicts worked out as
 /// the engine's review works them out.
-pub fn read_review(game: &Game, text: &str) -> Option<Vec<MoveReview>> {
+pub fn read_review(game: &AnyGame, text: &str) -> Option<Vec<MoveReview<AnyMove>>> {
     let rows: Vec<&str> = text.lines().collect();
-    if rows.len() > game.moves().len() {
+    let moves = game.moves();
+    if rows.len() > moves.len() {
         return None;
     }
     rows.iter()
-        .zip(game.moves())
-        .zip(game.positions())
-        .map(|((row, &played), before)| {
+        .zip(moves)
+        .enumerate()
+        .map(|(ply, (row, played))| {
             let mut fields = row.split('\t');
-            let best = before.parse_move(fields.next()?).ok()?;
+            let best = game.read_move_at(ply, fields.next()?).ok()?;
             let best_score: Score = fields.next()?.parse().ok()?;
             let score: Score = fields.next()?.parse().ok()?;
             let loss = if played == best { 0 } else { loss(best_score, score) };
             let verdict = verdict_of(loss);
-            Some(MoveReview { played, mover: before.turn(), best, best_score, score, loss, verdict })
+            let mover = game.turn_at(ply)?;
+            Some(MoveReview { played, mover, best, best_score, score, loss, verdict })
         })
         .collect()
 }
 
-/// The engine's lines in `position` as text: per line its rank, depth, selective depth,
-/// score, nodes, milliseconds and moves.
-pub fn lines_text(position: &Position, lines: &[SearchInfo]) -> String {
+/// The engine's lines in `game`'s position now as text: per line its rank, depth, selective
+/// depth, score, nodes, milliseconds and moves.
+pub fn lines_text(game: &AnyGame, lines: &[SearchInfo<AnyMove>]) -> String {
     let rows: Vec<String> = lines
         .iter()
         .map(|info| {
@@ -60,15 +62,15 @@ pub fn lines_text(position: &Position, lines: &[SearchInfo]) -> String {
                 info.score,
                 info.nodes,
                 info.elapsed.as_millis(),
-                line_text(position, &info.pv)
+                game.line_text(game.plies(), &info.pv)
             )
         })
         .collect();
     rows.join("\n")
 }
 
-/// Lines in `position` read back from [`lines_text`].
-pub fn read_lines(position: &Position, text: &str) -> Option<Vec<SearchInfo>> {
+/// Lines in `game`'s position now read back from [`lines_text`].
+pub fn read_lines(game: &AnyGame, text: &str) -> Option<Vec<SearchInfo<AnyMove>>> {
     text.lines()
         .map(|row| {
             let mut fields = row.split('\t');
@@ -77,13 +79,7 @@ pub fn read_lines(position: &Position, text: &str) -> Option<Vec<SearchInfo>> {
             let score: Score = fields.next()?.parse().ok()?;
             let nodes: u64 = fields.next()?.parse().ok()?;
             let elapsed = Duration::from_millis(fields.next()?.parse().ok()?);
-            let mut current = *position;
-            let mut pv = Vec::new();
-            for text in fields.next()?.split_whitespace() {
-                let mv = current.parse_move(text).ok()?;
-                current = current.play_unchecked(&mv);
-                pv.push(mv);
-            }
+            let pv = game.read_line(game.plies(), fields.next()?)?;
             Some(SearchInfo {
                 line: u32::try_from(line).ok()?,
                 depth: u32::try_from(depth).ok()?,
@@ -100,30 +96,33 @@ pub fn read_lines(position: &Position, text: &str) -> Option<Vec<SearchInfo>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use checkers_engine::{Engine, EngineOptions, Limits, StopHandle};
-    use checkers_rules::Variant;
+    use crate::rules::Engines;
+    use crate::variant::GameVariant;
+    use checkers_engine::{EngineOptions, Limits};
 
-    fn engine() -> Engine {
-        Engine::new(EngineOptions { hash_mb: 1, threads: 1 })
+    fn engines() -> Engines {
+        Engines::new(EngineOptions { hash_mb: 1, threads: 1 })
+    }
+
+    fn game_of(variant: &str, moves: &str) -> AnyGame {
+        let mut game = AnyGame::new(variant.parse::<GameVariant>().unwrap());
+        for text in moves.split_whitespace() {
+            game.play_text(text).unwrap();
+        }
+        game
     }
 
     #[test]
     fn a_review_reads_back_as_it_was_made() {
         for (variant, moves) in [
-            (Variant::English, "11-15 23-19 8-11 22-17 15-18"),
-            (Variant::Russian, "c3-d4 f6-e5 d4:f6 g7:e5"),
+            ("english", "11-15 23-19 8-11 22-17 15-18"),
+            ("russian", "c3-d4 f6-e5 d4:f6 g7:e5"),
+            ("international", "32-28 19-23 28x19 14x23"),
+            ("turkish", "a3-a4 a6-a5"),
         ] {
-            let mut game = Game::new(variant);
-            for text in moves.split(' ') {
-                game.play_text(text).unwrap();
-            }
-            let reviews = checkers_engine::review::review_game(
-                &mut engine(),
-                &game.start(),
-                game.moves(),
-                &Limits::nodes(2_000),
-                &mut |_| {},
-            );
+            let game = game_of(variant, moves);
+            let reviews = game.review(&mut engines(), &Limits::nodes(2_000));
+            assert_eq!(reviews.len(), game.plies());
             let text = review_text(&game, &reviews);
             assert_eq!(read_review(&game, &text), Some(reviews), "{text}");
         }
@@ -131,30 +130,27 @@ mod tests {
 
     #[test]
     fn lines_read_back_as_they_were_found() {
-        let position = Position::start(Variant::Russian);
-        let mut lines = Vec::new();
-        engine().search_lines(&position, &[], &Limits::nodes(5_000), &StopHandle::new(), 3, &mut |info| {
-            lines.push(info.clone())
-        });
-        assert!(!lines.is_empty());
-        // Elapsed time travels in whole milliseconds.
-        for info in &mut lines {
-            info.elapsed = Duration::from_millis(info.elapsed.as_millis() as u64);
+        for variant in ["russian", "frisian", "canadian"] {
+            let game = game_of(variant, "");
+            let mut lines = game.lines(&mut engines(), &Limits::nodes(5_000), 3);
+            assert!(!lines.is_empty());
+            // Elapsed time travels in whole milliseconds.
+            for info in &mut lines {
+                info.elapsed = Duration::from_millis(info.elapsed.as_millis() as u64);
+            }
+            let text = lines_text(&game, &lines);
+            assert_eq!(read_lines(&game, &text), Some(lines), "{text}");
+            assert_eq!(read_lines(&game, ""), Some(Vec::new()), "no line: no move");
         }
-        let text = lines_text(&position, &lines);
-        assert_eq!(read_lines(&position, &text), Some(lines), "{text}");
-        assert_eq!(read_lines(&position, ""), Some(Vec::new()), "no line: no move");
     }
 
     #[test]
     fn a_result_that_does_not_fit_is_none() {
-        let mut game = Game::new(Variant::English);
-        game.play_text("11-15").unwrap();
-        let position = game.position();
+        let game = game_of("english", "11-15");
         assert_eq!(read_review(&game, "22-18\t0\t0"), None, "not a legal move there");
         assert_eq!(read_review(&game, "11-15\t0"), None, "a field missing");
         assert_eq!(read_review(&game, "11-15\t0\t0\n11-15\t0\t0"), None, "more moves than the game's");
-        assert_eq!(read_lines(&position, "1\t4\t6\t35\t100\t3\t11-15"), None, "not White's move");
-        assert_eq!(read_lines(&position, "1\t4\t6\tnothing\t100\t3\t22-18"), None);
+        assert_eq!(read_lines(&game, "1\t4\t6\t35\t100\t3\t11-15"), None, "not White's move");
+        assert_eq!(read_lines(&game, "1\t4\t6\tnothing\t100\t3\t22-18"), None);
     }
 }

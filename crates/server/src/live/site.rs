@@ -2,9 +2,10 @@
 //! sides have moved, claiming a timed game the opponent has left, ending a game unplayed for
 //! long, takebacks in casual games.
 
-use checkers_rules::{Color, Game};
+use checkers_rules::Color;
 
 use super::{side, LiveGame, PlayerKind, Refusal, Status};
+use crate::rules::Declared;
 
 impl LiveGame {
     /// Whether the game may still be aborted: it has not begun, or not both sides have moved.
@@ -54,7 +55,7 @@ impl LiveGame {
             return Err(Refusal::NothingToClaim);
         }
         self.stop_clock(now_ms);
-        let _ = if draw { self.game.agree_draw() } else { self.game.resign(left) };
+        self.game.declare(if draw { Declared::Draw } else { Declared::Resignation(left) });
         self.abandoned_by = Some(left);
         self.finish();
         Ok(())
@@ -78,8 +79,8 @@ impl LiveGame {
         if self.abortable() {
             self.aborted = true;
         } else {
-            let loser = self.position().turn();
-            let _ = self.game.resign(loser);
+            let loser = self.turn();
+            self.game.declare(Declared::Resignation(loser));
             self.abandoned_by = Some(loser);
         }
         self.finish();
@@ -97,8 +98,8 @@ impl LiveGame {
     /// How many moves taking back `color`'s last move undoes: that move, and the opponent's
     /// reply if there is one. `None` if `color` has not moved.
     fn takeback_plies(&self, color: Color) -> Option<usize> {
-        let plies = if self.position().turn() == color { 2 } else { 1 };
-        (self.game.moves().len() >= plies).then_some(plies)
+        let plies = if self.turn() == color { 2 } else { 1 };
+        (self.game.plies() >= plies).then_some(plies)
     }
 
     /// `color` asks to take back their last move (with the opponent's reply, if any). The
@@ -146,13 +147,8 @@ impl LiveGame {
     /// side to move's runs from now on, once both sides have moved), offers lapse.
     fn undo(&mut self, plies: usize, now_ms: i64) {
         self.stop_clock(now_ms);
-        let kept = self.game.moves().len().saturating_sub(plies);
-        let mut game = Game::from_position(self.game.start());
-        for &mv in &self.game.moves()[..kept] {
-            // Each was legal when played, from the same start.
-            let _ = game.play(mv);
-        }
-        self.game = game;
+        let kept = self.game.plies().saturating_sub(plies);
+        self.game.truncate(kept);
         self.pdn_moves.truncate(kept);
         self.draw_offer = None;
         self.takeback_offer = None;

@@ -1,6 +1,7 @@
 //! The rules of play of [`LiveGame`], one game at a time, without sockets.
 
 use super::*;
+use checkers_rules::{Position, Variant};
 
 fn two_humans(clock: Option<ClockSpec>) -> LiveGame {
     let seats = [Seat::human(None, Some("w".into())), Seat::human(None, None)];
@@ -19,7 +20,7 @@ fn turn_legality_and_clock() {
     assert_eq!(g.status, Status::Playing);
     assert_eq!(g.flag_deadline_ms(), None, "no clock runs before the first moves");
     let mv = g.resolve_move(&text("11-15")).unwrap();
-    assert_eq!(g.play(Color::White, mv, 2000), Err(Refusal::NotYourTurn("Black")));
+    assert_eq!(g.play(Color::White, mv.clone(), 2000), Err(Refusal::NotYourTurn("Black")));
     // Each side's first move costs no time and gains no increment, however long it took.
     let rec = g.play(Color::Black, mv, 90_000).unwrap();
     assert_eq!((rec.ply, rec.hub.as_str(), rec.black_ms, rec.white_ms), (0, "11-15", 60_000, 60_000));
@@ -36,7 +37,7 @@ fn turn_legality_and_clock() {
     assert!(g.check_flag(264_000));
     assert_eq!(g.status, Status::Finished);
     // White ran out of time; Black, who moves first in English, won: `1-0` in PDN.
-    assert_eq!(result_text(Variant::English, g.outcome()), "1-0");
+    assert_eq!(g.game.result_text(), "1-0");
     assert_eq!(reason_code(&g.outcome().unwrap()), "time");
 }
 
@@ -58,23 +59,23 @@ fn the_computer_is_charged_for_its_search_not_for_waiting_and_never_flags() {
     g.play(Color::White, reply, 61_000).unwrap();
     assert_eq!(g.flag_deadline_ms(), None, "waiting for an engine never flags the computer");
     // Queued for 60 s again, then a search of 400 ms.
-    let mv = g.position().legal_moves()[0];
+    let mv = g.game.legal()[0].mv.clone();
     let record = g.play_computer(mv, 121_000, 400).unwrap();
     assert_eq!(record.black_ms, 10_000 - 400 - COMPUTER_MOVE_OVERHEAD_MS);
     assert_eq!(g.flag_deadline_ms(), Some(131_000), "the person's clock runs as always");
-    let reply = g.position().legal_moves()[0];
+    let reply = g.game.legal()[0].mv.clone();
     g.play(Color::White, reply, 122_000).unwrap();
     // The charge is never more than the time since the turn began, nor all the time left.
-    let mv = g.position().legal_moves()[0];
+    let mv = g.game.legal()[0].mv.clone();
     let record = g.play_computer(mv, 122_005, 400).unwrap();
     assert_eq!(record.black_ms, 10_000 - 410 - 5);
     g.remaining_ms[1] = 30;
-    let reply = g.position().legal_moves()[0];
+    let reply = g.game.legal()[0].mv.clone();
     g.play(Color::White, reply, 123_000).unwrap();
-    let record = g.play_computer(g.position().legal_moves()[0], 131_000, 25).unwrap();
+    let record = g.play_computer(g.game.legal()[0].mv.clone(), 131_000, 25).unwrap();
     assert_eq!((record.black_ms, g.status), (1, Status::Playing));
     // A resignation while the computer thinks does not charge it for the wait either.
-    let reply = g.position().legal_moves()[0];
+    let reply = g.game.legal()[0].mv.clone();
     g.play(Color::White, reply, 131_000).unwrap();
     g.resign(Color::White, 151_000).unwrap();
     assert_eq!(g.remaining_ms[1], 1);
@@ -116,9 +117,10 @@ fn the_last_move_says_when_the_computer_played_it_from_its_book() {
         let opening = g.resolve_move(&text("11-15")).unwrap();
         g.play(Color::Black, opening, 0).unwrap();
         assert_eq!(book_flag(&g), Some(false), "a person's move");
-        let after = g.position();
+        let after = Position::from_fen(Variant::English, &g.game.fen()).unwrap();
         let level = Level::new(u32::from(level)).unwrap();
         let reply = level.book_move(&after, 3).unwrap_or_else(|| after.legal_moves()[0]);
+        let reply = g.game.legal_move(&reply.to_hub()).unwrap();
         g.play(Color::White, reply, 0).unwrap();
         assert_eq!(book_flag(&g), Some(from_book), "level {}", level.number());
     }
@@ -149,7 +151,7 @@ fn a_stored_move_the_rules_refuse_is_a_typed_replay_error() {
 fn squares_form_and_ambiguity() {
     let g = two_humans(None);
     let req = MoveRequest { from: Some(9), to: Some(13), ..Default::default() };
-    assert_eq!(g.resolve_move(&req).unwrap().to_hub(), "9-13");
+    assert_eq!(g.resolve_move(&req).unwrap().hub(), "9-13");
     let bad = MoveRequest { from: Some(9), to: Some(33), ..Default::default() };
     assert!(matches!(g.resolve_move(&bad), Err(Refusal::IllegalMove(_))));
 }
@@ -200,10 +202,10 @@ fn a_timed_game_the_opponent_left_is_claimed_as_a_win_or_a_draw() {
     let mut draw = g.clone();
     draw.claim(Color::Black, true, 4_000).unwrap();
     assert_eq!((draw.status, draw.abandoned_by), (Status::Finished, Some(Color::White)));
-    assert_eq!(draw.outcome().map(|o| o.winner()), Some(None));
+    assert_eq!(draw.outcome().map(|o| o.winner), Some(None));
     assert_eq!(draw.remaining_ms, [60_000, 59_000], "Black's clock stopped at the claim");
     g.claim(Color::Black, false, 4_000).unwrap();
-    assert_eq!(g.outcome().and_then(|o| o.winner()), Some(Color::Black));
+    assert_eq!(g.outcome().and_then(|o| o.winner), Some(Color::Black));
     // An untimed game is not claimed (it ends once unplayed for long).
     let mut untimed = two_humans(None);
     untimed.gone = Some(Color::White);
@@ -224,7 +226,7 @@ fn a_game_unplayed_for_long_ends_as_lichess_ends_it() {
     assert!(g.end_if_unplayed(3_000 + 7 * DAY, 7 * DAY));
     // Black, to move, loses.
     assert_eq!(
-        (g.abandoned_by, g.outcome().and_then(|o| o.winner())),
+        (g.abandoned_by, g.outcome().and_then(|o| o.winner)),
         (Some(Color::Black), Some(Color::White))
     );
     // A running clock ends the game on time instead.
@@ -249,7 +251,10 @@ fn takebacks_are_asked_for_and_answered() {
     assert_eq!((g.takeback_offer, g.ply()), (None, 1));
     g.ask_takeback(Color::Black, 3_500).unwrap();
     g.answer_takeback(Color::White, true, 4_000).unwrap();
-    assert_eq!((g.ply(), g.position(), g.pdn_moves.len()), (0, Position::start(Variant::English), 0));
+    assert_eq!(
+        (g.ply(), g.game.fen(), g.pdn_moves.len()),
+        (0, Position::start(Variant::English).to_fen(), 0)
+    );
     // Once the clocks run, a takeback of Black's move and White's reply leaves Black's clock
     // running from then on, with the time it showed.
     for (side, mv, at) in
@@ -261,10 +266,10 @@ fn takebacks_are_asked_for_and_answered() {
     assert_eq!(g.ask_takeback(Color::Black, 11_000), Ok(false));
     // A move instead of an answer lets the request lapse.
     let mut moved = g.clone();
-    moved.play(Color::Black, moved.position().legal_moves()[0], 12_000).unwrap();
+    moved.play(Color::Black, moved.game.legal()[0].mv.clone(), 12_000).unwrap();
     assert_eq!(moved.takeback_offer, None);
     g.answer_takeback(Color::White, true, 12_000).unwrap();
-    assert_eq!((g.ply(), g.position().turn()), (2, Color::Black));
+    assert_eq!((g.ply(), g.turn()), (2, Color::Black));
     assert_eq!((g.remaining_ms, g.turn_started_ms), ([59_000, 57_000 - 2_000], Some(12_000)));
     // Against the computer, it is done at once.
     let seats = [Seat::computer(1), Seat::human(None, Some("b".into()))];

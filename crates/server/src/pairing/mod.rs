@@ -40,7 +40,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::net::IpAddr;
 
-use checkers_rules::Variant;
+use crate::variant::GameVariant;
 use thiserror::Error;
 
 use crate::rating::SpeedClass;
@@ -94,7 +94,7 @@ impl fmt::Display for PoolClock {
 /// Which pool: a variant and a clock.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PoolKey {
-    pub variant: Variant,
+    pub variant: GameVariant,
     pub clock: PoolClock,
 }
 
@@ -162,7 +162,7 @@ const UNBOUNDED_AFTER_MS: i64 = 60_000;
 /// Every pool, in every variant, and who waits in them.
 #[derive(Clone, Debug, Default)]
 pub struct Pools {
-    /// One per variant and clock, in the order of `Variant::ALL` then [`POOL_CLOCKS`].
+    /// One per variant and clock, in the order of `GameVariant::ALL` then [`POOL_CLOCKS`].
     pools: Vec<BTreeMap<SeekId, Seeker>>,
     /// Each waiting account's entry.
     entry_of_account: HashMap<AccountId, SeekId>,
@@ -171,7 +171,7 @@ pub struct Pools {
 
 impl Pools {
     pub fn new() -> Pools {
-        Pools { pools: vec![BTreeMap::new(); Variant::ALL.len() * POOL_CLOCKS.len()], ..Pools::default() }
+        Pools { pools: vec![BTreeMap::new(); GameVariant::ALL.len() * POOL_CLOCKS.len()], ..Pools::default() }
     }
 
     /// Puts a player in a pool. An account already waiting (in any pool) is taken out first;
@@ -225,7 +225,7 @@ impl Pools {
 
     /// One pairing round at `now_ms` in every pool (by the rule in the module docs). The
     /// paired players leave the pools; the pairings come pool by pool, in the order of
-    /// `Variant::ALL` then [`POOL_CLOCKS`], and within a pool smallest gap first.
+    /// `GameVariant::ALL` then [`POOL_CLOCKS`], and within a pool smallest gap first.
     pub fn pair_round(&mut self, now_ms: i64) -> Vec<Pairing> {
         let mut pairings = Vec::new();
         for (index, pool) in self.pools.iter_mut().enumerate() {
@@ -254,13 +254,13 @@ impl Pools {
 }
 
 fn pool_index(pool: PoolKey) -> Option<usize> {
-    let variant = Variant::ALL.iter().position(|&v| v == pool.variant)?;
+    let variant = GameVariant::ALL.iter().position(|&v| v == pool.variant)?;
     Some(variant * POOL_CLOCKS.len() + pool.clock.index()?)
 }
 
 fn pool_key(index: usize) -> PoolKey {
     PoolKey {
-        variant: Variant::ALL[index / POOL_CLOCKS.len()],
+        variant: GameVariant::ALL[index / POOL_CLOCKS.len()],
         clock: POOL_CLOCKS[index % POOL_CLOCKS.len()],
     }
 }

@@ -4,8 +4,10 @@ use proptest::prelude::*;
 
 use super::*;
 
-const RUSSIAN_BLITZ: PoolKey =
-    PoolKey { variant: Variant::Russian, clock: PoolClock { minutes: 3, increment_s: 2 } };
+const RUSSIAN_BLITZ: PoolKey = PoolKey {
+    variant: GameVariant::Eight(checkers_rules::Variant::Russian),
+    clock: PoolClock { minutes: 3, increment_s: 2 },
+};
 
 fn address(n: u8) -> IpAddr {
     IpAddr::V4(Ipv4Addr::new(10, 0, 0, n))
@@ -107,7 +109,7 @@ fn an_account_waits_in_one_pool_once() {
     let again = pools.join(RUSSIAN_BLITZ, Seeker { address: address(2), ..seeker(1, 1500.0, 10) }).unwrap();
     assert_eq!(again, Joined { id: SeekId(1), replaced: Some(SeekId(0)) });
     assert_eq!(pools.pair_round(100_000), [], "an account is never paired with itself");
-    let bullet = PoolKey { variant: Variant::English, clock: POOL_CLOCKS[0] };
+    let bullet = PoolKey { variant: GameVariant::ENGLISH, clock: POOL_CLOCKS[0] };
     let moved = pools.join(bullet, seeker(1, 1500.0, 20)).unwrap();
     assert_eq!(moved.replaced, Some(SeekId(1)));
     assert_eq!((pools.waiting(RUSSIAN_BLITZ), pools.waiting(bullet), pools.len()), (0, 1, 1));
@@ -123,7 +125,7 @@ fn an_account_waits_in_one_pool_once() {
 #[test]
 fn pools_do_not_mix() {
     let mut pools = Pools::new();
-    let english = PoolKey { variant: Variant::English, ..RUSSIAN_BLITZ };
+    let english = PoolKey { variant: GameVariant::ENGLISH, ..RUSSIAN_BLITZ };
     let rapid = PoolKey { clock: PoolClock { minutes: 10, increment_s: 0 }, ..RUSSIAN_BLITZ };
     for (n, pool) in [(1, RUSSIAN_BLITZ), (2, english), (3, rapid)] {
         pools.join(pool, seeker(n, 1500.0, 0)).unwrap();

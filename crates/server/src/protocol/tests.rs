@@ -9,7 +9,10 @@ fn read(text: &str) -> Result<ClientMessage, ApiError> {
 fn choices_read_their_names_and_keep_the_ones_they_do_not_know() {
     let message = read(r#"{"t":"create","opponent":"open","color":"","variant":"Russian"}"#).unwrap();
     let ClientMessage::Create { variant, opponent, color, .. } = message else { panic!("{message:?}") };
-    assert_eq!(variant, Some(Choice::Known(VariantName(Variant::Russian))));
+    assert_eq!(
+        variant,
+        Some(Choice::Known(VariantName(GameVariant::Eight(checkers_rules::Variant::Russian))))
+    );
     assert_eq!(opponent, Choice::Known(OpponentKind::Open));
     assert_eq!(color.map(|c| c.known().map(ColorChoice::color)), Some(Ok(None)));
     let message = read(r#"{"t":"draw","game":"g","token":"t","action":"maybe"}"#).unwrap();

@@ -5,7 +5,7 @@
 use std::fmt;
 use std::net::IpAddr;
 
-use checkers_rules::Variant;
+use crate::variant::GameVariant;
 use sqlx::any::AnyRow;
 use sqlx::{FromRow, Row};
 
@@ -197,7 +197,8 @@ fn waiting_game(row: &AnyRow) -> Result<WaitingGame, String> {
     let creator_color = column::<Option<String>>(row, "color")?.as_deref().and_then(parse_color);
     let lobby = match creator_color {
         Some(color) if column::<i64>(row, "listed")? != 0 => {
-            let variant: Variant = column::<String>(row, "variant")?.parse().map_err(|e| format!("{e}"))?;
+            let variant: GameVariant =
+                column::<String>(row, "variant")?.parse().map_err(|e| format!("{e}"))?;
             let clock = match (column(row, "clock_base_ms")?, column(row, "clock_increment_ms")?) {
                 (Some(base_ms), Some(increment_ms)) => Some(ClockSpec { base_ms, increment_ms }),
                 _ => None,

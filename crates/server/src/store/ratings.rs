@@ -5,7 +5,7 @@
 
 use std::sync::{Arc, Mutex, OnceLock};
 
-use checkers_rules::{Color, Variant};
+use checkers_rules::Color;
 use sqlx::any::AnyRow;
 use sqlx::{AnyConnection, FromRow, Row};
 
@@ -14,6 +14,7 @@ use crate::live::LiveGame;
 use crate::pairing::AccountId;
 use crate::rated::{needs_rating, speed_of, RatingChange};
 use crate::rating::{rate_game, Rating, Score, SpeedClass, Standing};
+use crate::variant::GameVariant;
 
 /// Leaderboard rows read before the provisional ones are left out (the RD grows while idle,
 /// so a stored RD under 110 may be provisional by now).
@@ -25,7 +26,7 @@ pub(super) fn with_rating(game: &LiveGame, mut writes: Vec<Write>) -> Vec<Write>
         if let (Some(white), Some(black), Some(speed), Some(outcome)) =
             (game.accounts.seats[0], game.accounts.seats[1], speed_of(game.clock), game.outcome())
         {
-            let white_score = match outcome.winner() {
+            let white_score = match outcome.winner {
                 Some(Color::White) => Score::Win,
                 Some(Color::Black) => Score::Loss,
                 None => Score::Draw,
@@ -47,7 +48,7 @@ pub(super) fn with_rating(game: &LiveGame, mut writes: Vec<Write>) -> Vec<Write>
 /// A rated game's result, to be rated in the transaction that commits it.
 pub(super) struct RateGame {
     game_id: String,
-    variant: Variant,
+    variant: GameVariant,
     speed: SpeedClass,
     accounts: [AccountId; 2],
     white_score: Score,
@@ -188,7 +189,7 @@ pub(super) fn load_accounts(
 /// Which of an account's games to list.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GameFilter {
-    pub variant: Option<Variant>,
+    pub variant: Option<GameVariant>,
     /// `win`, `loss` or `draw`, from the account's side.
     pub result: Option<GameOutcome>,
     pub rated: Option<bool>,
@@ -339,7 +340,7 @@ impl Store {
     pub async fn rating(
         &self,
         account: AccountId,
-        variant: Variant,
+        variant: GameVariant,
         speed: SpeedClass,
     ) -> Result<StoredRating, StoreError> {
         let row = sqlx::query(READ_RATING)
@@ -433,7 +434,7 @@ impl Store {
     /// The best non-provisional players of a variant and speed class at `now_ms`, at most `limit`.
     pub async fn leaderboard(
         &self,
-        variant: Variant,
+        variant: GameVariant,
         speed: SpeedClass,
         now_ms: i64,
         limit: usize,

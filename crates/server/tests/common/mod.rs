@@ -458,3 +458,28 @@ pub async fn play_line(game: &str, line: &[&str], first: (&mut Client, &str), se
         assert_eq!(reply["t"], "ok", "{text}: {reply}");
     }
 }
+
+/// Signs up the account `name` from `127.0.0.N` and returns its session cookie
+/// (`checkers_session=TOKEN`), for [`Client::connect_with_cookie`].
+pub async fn sign_up(addr: SocketAddr, n: u8, name: &str) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let socket = tokio::net::TcpSocket::new_v4().expect("a socket");
+    socket.bind(SocketAddr::from((std::net::Ipv4Addr::new(127, 0, 0, n), 0))).expect("bind");
+    let mut stream = socket.connect(addr).await.expect("http connects");
+    let body = json!({"name": name, "password": "correct horse battery"}).to_string();
+    let request = format!(
+        "POST /api/accounts HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await.expect("the request is sent");
+    let mut response = Vec::new();
+    tokio::time::timeout(PATIENCE, stream.read_to_end(&mut response)).await.expect("in time").expect("read");
+    let response = String::from_utf8_lossy(&response).to_string();
+    assert!(response.starts_with("HTTP/1.1 201"), "{response}");
+    let cookie = response
+        .lines()
+        .find_map(|l| l.to_ascii_lowercase().starts_with("set-cookie:").then(|| l[11..].trim().to_string()))
+        .unwrap_or_else(|| panic!("no cookie: {response}"));
+    cookie.split(';').next().unwrap_or_default().to_string()
+}
