@@ -1,24 +1,24 @@
 //! # checkers-server
 //!
-//! The online game: an HTTP and WebSocket server (axum on tokio) where people play each other
-//! or the computer, watch games live and download them as PDN, with the web page compiled in.
-//! The rules library referees every move; the engine plays the computer's side on threads of
-//! its own, shared fairly between clients (their searches take turns, the quick ones never wait
-//! behind the long ones, and a client has at most four games against the computer at once),
-//! or, on PostgreSQL if asked, in `checkers worker` processes on any machine (a job queue);
-//! every game, seat and move is kept in a database (a SQLite file by default, PostgreSQL given
-//! a `postgres://` URL) and a move is confirmed only once committed, so a restart, even after
-//! `kill -9`, loses no confirmed move and unfinished games go on (a running clock resumes from
-//! its last stored reading: nobody is charged for the downtime).
-//! Only games that must run are in memory: a game is loaded when asked for and leaves memory
-//! once idle, start-up loads none before it listens, games nobody joins are deleted after
-//! a while, and games where no clock runs end once unplayed for a week. Each client address
-//! may create so many games an hour and have so many waiting.
-//! Players may play anonymously or sign up for an account; rated games between accounts, on a
-//! clock, change both players' Glicko-2 ratings in the transaction of their result.
-//! On PostgreSQL any number of nodes share the games: each live game is run by one node, the
-//! others pass it their clients' messages, and a dead node's games are taken over within
-//! seconds (`cluster`).
+//! The online game: an HTTP and WebSocket server (axum on tokio) where people play each other or
+//! the computer, watch games live and download them as PDN, with the web page compiled in. It plays
+//! every variant the rules library has (English, Russian, International and its family, the
+//! national 8x8 games, Turkish). The rules library referees every move; the engine plays the
+//! computer's side on threads of its own, shared fairly between clients (their searches take turns,
+//! the quick ones never wait behind the long ones, and a client has at most four games against the
+//! computer at once), or, on PostgreSQL if asked, in `checkers worker` processes on any machine (a
+//! job queue); every game, seat and move is kept in a database (a SQLite file by default,
+//! PostgreSQL given a `postgres://` URL) and a move is confirmed only once committed, so a restart,
+//! even after `kill -9`, loses no confirmed move and unfinished games go on (a running clock
+//! resumes from its last stored reading: nobody is charged for the downtime). Only games that must
+//! run are in memory: a game is loaded when asked for and leaves memory once idle, start-up loads
+//! none before it listens, games nobody joins are deleted after a while, and games where no clock
+//! runs end once unplayed for a week. Each client address may create so many games an hour and have
+//! so many waiting. Players may play anonymously or sign up for an account; rated games between
+//! accounts, on a clock, change both players' Glicko-2 ratings in the transaction of their result.
+//! On PostgreSQL any number of nodes share the games: each live game is run by one node, the others
+//! pass it their clients' messages, and a dead node's games are taken over within seconds
+//! (`cluster`).
 //!
 //! It depends on the rules library and the engine; neither may depend on it. The command line
 //! starts it (`checkers serve`), and nothing here reads the command line itself.
@@ -31,6 +31,8 @@
 //! | [`cluster`] | several nodes on one PostgreSQL database: leases, game owners, failover; `cluster/bus.rs` the messages between nodes over `LISTEN`/`NOTIFY`, `cluster/calls.rs` a game's commands as calls to its owner, `cluster/remote.rs` the stand-in of a game another node runs, `cluster/pairing.rs` the pools, who is online and challenges in the database |
 //! | [`lifecycle`] | the quotas per client address and the lifetimes of games ([`GameLimits`]: expiry, idle unloading, claims, games unplayed for long), and their bookkeeping |
 //! | `actor` | a game's actor: one task per game in memory, which orders its moves, commits each before anyone hears of it, runs its clock and asks the computer to move |
+//! | [`variant`] | the sixteen variants by the names the protocol and the database use ([`variant::GameVariant`]), and each board's layout for the page (`GET /api/variants`) |
+//! | [`rules`] | a game of any variant behind one type ([`rules::AnyGame`]: English and Russian on the 8x8 positions, the others on the rules library's boards), with what the server asks of it: FEN, legal moves as the page shows them, moves read from a client, ends as reason codes, PDN, and the engine's moves, reviews and lines, each search compiled for its position type |
 //! | [`live`] | a game on the server as pure logic (seats, clocks, offers, refusals; the site's rules in `live/site.rs`: abort, claims, games unplayed for long, takebacks), testable without sockets |
 //! | `review` | the engine's reviews and best lines of finished games, queued one at a time and kept |
 //! | `analysis` | the analysis board's positions (a FEN or a PDN game): legal moves and the engine's lines, through the review queue |
