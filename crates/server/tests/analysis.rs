@@ -4,29 +4,8 @@
 
 mod common;
 
-use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpStream};
-use std::time::Duration;
-
-use common::http_get;
+use common::{http_get, http_post as post};
 use serde_json::{json, Value};
-
-/// A POST with a JSON body; the status and the body of the answer.
-fn post(addr: SocketAddr, path: &str, body: &str) -> (u16, String) {
-    let mut stream = TcpStream::connect(addr).expect("http connects");
-    stream.set_read_timeout(Some(Duration::from_secs(60))).ok();
-    write!(
-        stream,
-        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\
-         Connection: close\r\n\r\n{body}",
-        body.len()
-    )
-    .unwrap();
-    let mut response = String::new();
-    stream.read_to_string(&mut response).expect("http response");
-    let status = response.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
-    (status, response.split_once("\r\n\r\n").map(|(_, b)| b.to_string()).unwrap_or_default())
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_pasted_position_gets_its_moves_and_the_engines_lines() {

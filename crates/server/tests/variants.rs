@@ -8,7 +8,7 @@ mod common;
 
 use checkers_rules::board::{Board, BoardVariant, RuleSet};
 use checkers_rules::{read_any_pdn, with_board_variant, AnyPdnGame};
-use common::{first_legal, http_get, move_message, seated_pair, Client};
+use common::{first_legal, http_get, http_post, move_message, seated_pair, Client};
 use serde_json::{json, Value};
 
 /// What the rules library says of a variant's start: its FEN, its number of legal moves, its
@@ -167,31 +167,14 @@ async fn boards_layouts_analysis_review_and_bad_input() {
     assert_eq!(analysed["legal"].as_array().unwrap().len(), 9, "{analysed}");
     let frisian = analyse(addr, &json!({"pdn": "[GameType \"40\"]\n\n1. 32-28 19-23 *"}));
     assert_eq!((frisian["variant"].as_str(), frisian["turn"].as_str()), (Some("frisian"), Some("white")));
-    let wrong = post(addr, &json!({"variant": "russian", "fen": "W:W31-50:B1-20"}).to_string());
+    let wrong =
+        http_post(addr, "/api/analysis", &json!({"variant": "russian", "fen": "W:W31-50:B1-20"}).to_string());
     assert_eq!(wrong.0, 400, "an 8x8 variant refuses a 10x10 position: {}", wrong.1);
     running.stop().await.unwrap();
 }
 
 fn analyse(addr: std::net::SocketAddr, body: &Value) -> Value {
-    let (status, text) = post(addr, &body.to_string());
+    let (status, text) = http_post(addr, "/api/analysis", &body.to_string());
     assert_eq!(status, 200, "{text}");
     serde_json::from_str(&text).unwrap()
-}
-
-/// POST /api/analysis with a JSON body; the status and the body of the answer.
-fn post(addr: std::net::SocketAddr, body: &str) -> (u16, String) {
-    use std::io::{Read, Write};
-    let mut stream = std::net::TcpStream::connect(addr).expect("http connects");
-    stream.set_read_timeout(Some(std::time::Duration::from_secs(120))).ok();
-    write!(
-        stream,
-        "POST /api/analysis HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\
-         Connection: close\r\n\r\n{body}",
-        body.len()
-    )
-    .unwrap();
-    let mut response = String::new();
-    stream.read_to_string(&mut response).expect("http response");
-    let status = response.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
-    (status, response.split_once("\r\n\r\n").map(|(_, b)| b.to_string()).unwrap_or_default())
 }

@@ -10,7 +10,7 @@ use checkers_rules::board::{
     RuleSet,
 };
 use checkers_rules::{
-    names_allowed, names_to_numbers, numbers_to_names, BoardPdnGame, Color, SquareNotation, WinReason,
+    names_allowed, names_to_numbers, numbers_to_names, BoardPdnGame, Color, SquareNotation,
 };
 
 use super::position::{Declared, VariantRules};
@@ -44,11 +44,7 @@ fn name<V: RuleSet>(square: u32) -> String {
 /// The stable code of a game end's reason, as stored and sent to clients.
 fn reason_code(outcome: &BoardOutcome) -> &'static str {
     match outcome {
-        BoardOutcome::Win { reason, .. } => match reason {
-            WinReason::NoLegalMove => "no_legal_move",
-            WinReason::Resignation => "resignation",
-            WinReason::Time => "time",
-        },
+        BoardOutcome::Win { reason, .. } => super::win_code(*reason),
         BoardOutcome::Draw { reason } => match reason {
             BoardDrawReason::Agreement => "agreement",
             BoardDrawReason::ThreefoldRepetition => "threefold_repetition",

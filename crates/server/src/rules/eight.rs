@@ -2,9 +2,7 @@
 //! has always played them: squares 1-32, English moves in numbers, Russian ones in algebraic
 //! notation with `:` for captures (`crate::pdn`), and the refusals' wording unchanged.
 
-use checkers_rules::{
-    Color, DrawReason, Game, Move, Outcome, PdnGame, PdnResult, Position, Square, WinReason,
-};
+use checkers_rules::{Color, DrawReason, Game, Move, Outcome, PdnGame, PdnResult, Position, Square};
 
 use super::position::{Declared, VariantRules};
 use super::record::GameRecord;
@@ -14,11 +12,7 @@ use crate::variant::GameVariant;
 /// The stable code of an outcome's reason, as stored and sent to clients.
 fn reason_code(outcome: &Outcome) -> &'static str {
     match outcome {
-        Outcome::Win { reason, .. } => match reason {
-            WinReason::NoLegalMove => "no_legal_move",
-            WinReason::Resignation => "resignation",
-            WinReason::Time => "time",
-        },
+        Outcome::Win { reason, .. } => super::win_code(*reason),
         Outcome::Draw { reason } => match reason {
             DrawReason::Agreement => "agreement",
             DrawReason::ThreefoldRepetition => "threefold_repetition",

@@ -24,7 +24,7 @@ use checkers_engine::{
     BoardEngine, Choice, DrawAnswer, Level, Limits, MoveBuffer, Score, SearchInfo, StopHandle,
 };
 use checkers_rules::board::Board;
-use checkers_rules::{with_board_variant, Color, PdnResult, Position, ResultStyle};
+use checkers_rules::{with_board_variant, Color, PdnResult, Position, ResultStyle, WinReason};
 
 pub use engines::Engines;
 pub use position::{Declared, VariantRules};
@@ -66,6 +66,15 @@ pub struct End {
     pub reason: &'static str,
     /// A sentence saying who won and why (`White wins: Black resigned`).
     pub message: String,
+}
+
+/// The stable code of a win's reason, the same in every variant.
+fn win_code(reason: WinReason) -> &'static str {
+    match reason {
+        WinReason::NoLegalMove => "no_legal_move",
+        WinReason::Resignation => "resignation",
+        WinReason::Time => "time",
+    }
 }
 
 /// A game of one position type, behind [`AnyGame`]'s pointer.

@@ -200,6 +200,23 @@ pub fn http_get(addr: SocketAddr, path: &str) -> (u16, String) {
     http_get_within(addr, path, PATIENCE)
 }
 
+/// A POST with a JSON body; the status and the body of the answer.
+pub fn http_post(addr: SocketAddr, path: &str, body: &str) -> (u16, String) {
+    let mut stream = TcpStream::connect(addr).expect("http connects");
+    stream.set_read_timeout(Some(Duration::from_secs(60))).ok();
+    write!(
+        stream,
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\
+         Connection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).expect("http response");
+    let status = response.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    (status, response.split_once("\r\n\r\n").map(|(_, b)| b.to_string()).unwrap_or_default())
+}
+
 /// [`http_get`], waiting up to `patience` for the answer.
 pub fn http_get_within(addr: SocketAddr, path: &str, patience: Duration) -> (u16, String) {
     let mut stream = TcpStream::connect(addr).expect("http connects");
